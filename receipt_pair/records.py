@@ -1,0 +1,213 @@
+"""Versioned records on disk: the answers file of a batch, and the receipt of a check.
+
+Appends are whole lines written by one system call, so an interrupted run leaves at most
+one partial last line, which readers report and skip and a resumed batch cuts off. Files
+that are replaced are written to a temporary file and renamed.
+"""
+
+import datetime
+import json
+import os
+import tempfile
+
+from . import __version__
+from .errors import InputError
+
+ANSWERS_SCHEMA = "receipt-pair/answers/1"
+RECEIPT_SCHEMA = "receipt-pair/receipt/1"
+
+# The keys of one answer row, in order. A test pins them: scripts rely on them.
+ROW_KEYS = (
+    "schema", "kind", "id", "arm", "model", "reader", "reader_fingerprint", "max_turns",
+    "constrained", "extra", "request_sha256", "reply", "reply_sha256", "verdict", "turn",
+    "quote", "reason", "answer", "code", "usage", "timings", "wall_s", "error", "time",
+)
+
+
+def utc_now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def run_config(reader, max_turns, model_a, model_b, extra_a, extra_b):
+    """What must stay the same for two runs to share an answers file."""
+    return {
+        "reader": reader.version,
+        "reader_fingerprint": reader.fingerprint,
+        "max_turns": max_turns,
+        "models": {"A": model_a, "B": model_b},
+        "extra": {"A": extra_a or {}, "B": extra_b or {}},
+    }
+
+
+def header_record(items_sha256, items_count, items_name, config):
+    return {
+        "schema": ANSWERS_SCHEMA,
+        "kind": "items",
+        "items_sha256": items_sha256,
+        "items_count": items_count,
+        "items_file": items_name,
+        **config,
+        "package_version": __version__,
+        "time": utc_now(),
+    }
+
+
+def answer_row(item_id, answer, reader, max_turns, extra):
+    """One model's answer to one item, as a line of the answers file."""
+    checked = answer.checked
+    return {
+        "schema": ANSWERS_SCHEMA,
+        "kind": "answer",
+        "id": item_id,
+        "arm": answer.arm,
+        "model": answer.model,
+        "reader": reader.version,
+        "reader_fingerprint": reader.fingerprint,
+        "max_turns": max_turns,
+        "constrained": answer.constrained,
+        "extra": extra or {},
+        "request_sha256": answer.request_sha256,
+        "reply": answer.reply,
+        "reply_sha256": answer.reply_sha256,
+        "verdict": checked.verdict,
+        "turn": checked.turn,
+        "quote": checked.quote,
+        "reason": checked.reason,
+        "answer": checked.answer,
+        "code": checked.code,
+        "usage": answer.usage,
+        "timings": answer.timings,
+        "wall_s": answer.wall_s,
+        "error": answer.error,
+        "time": utc_now(),
+    }
+
+
+def append_record(fd, record):
+    """Append one record as one whole line with a single write; return the line's bytes."""
+    line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+    written = os.write(fd, line)
+    if written != len(line):  # a regular file takes it all; anything else is an error
+        raise OSError(f"short write ({written} of {len(line)} bytes)")
+    return line
+
+
+def open_append(path):
+    return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+
+
+def cut_partial_line(path):
+    """Drop an unfinished last line (an interrupted write); return True if one was cut."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return False
+    if size == 0:
+        return False
+    with open(path, "rb+") as handle:
+        handle.seek(-1, os.SEEK_END)
+        if handle.read(1) == b"\n":
+            return False
+        handle.seek(0)
+        data = handle.read()
+        handle.truncate(data.rfind(b"\n") + 1)
+    return True
+
+
+def read_answers(path):
+    """(header or None, answer rows, warnings) from an answers file.
+
+    A partial last line is skipped with a warning; any other line that is not a record is
+    an InputError naming its line.
+    """
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    warnings = []
+    lines = data.split(b"\n")
+    partial = lines.pop() if lines else b""
+    if partial.strip():
+        warnings.append(f"{path}: skipped an unfinished last line (an interrupted write)")
+    header, rows = None, []
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise InputError(f"{path} line {number}: not a JSON record ({exc})") from None
+        if not isinstance(record, dict) or record.get("schema") != ANSWERS_SCHEMA:
+            raise InputError(f"{path} line {number}: not a receipt-pair answers record "
+                             f"(schema must be {ANSWERS_SCHEMA!r})")
+        if record.get("kind") == "items":
+            if header is not None:
+                raise InputError(f"{path} line {number}: a second items record")
+            header = record
+        elif record.get("kind") == "answer":
+            record["_line"] = number
+            rows.append(record)
+        else:
+            raise InputError(f"{path} line {number}: unknown record kind {record.get('kind')!r}")
+    return header, rows, warnings
+
+
+def write_json_atomic(path, value):
+    """Write `value` as JSON to `path` through a temporary file and a rename."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(prefix=".receipt-", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(value, handle, ensure_ascii=False, indent=2)
+            handle.write("\n")
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+
+
+def model_entry(answer):
+    """One model's part of a receipt: what was sent, what came back, what the check made."""
+    return {
+        "arm": answer.arm,
+        "model": answer.model,
+        "extra": answer.extra,
+        "constrained": answer.constrained,
+        "request_sha256": answer.request_sha256,
+        "reply": answer.reply,
+        "reply_sha256": answer.reply_sha256,
+        "checked": answer.checked.to_dict(),
+        "usage": answer.usage,
+        "timings": answer.timings,
+        "wall_s": answer.wall_s,
+        "error": answer.error,
+    }
+
+
+def build_receipt(result, log_name, log_sha256, turns, max_turns, settings, witness=None):
+    """The whole receipt of one check, enough to re-derive its answer offline."""
+    receipt = {
+        "schema": RECEIPT_SCHEMA,
+        "package_version": __version__,
+        "time": utc_now(),
+        "claim": result.claim,
+        "log": {"file": log_name, "sha256": log_sha256},
+        "max_turns": max_turns,
+        "turns": [{"cmd": t.cmd, "output": t.output, "exit_status": t.exit_status}
+                  for t in list(turns)[-max_turns:]],
+        "shown": [{"id": t.id, "cmd": t.cmd, "output": t.output} for t in result.shown],
+        "reader": {"version": result.reader.version, "fingerprint": result.reader.fingerprint},
+        "rule": result.rule,
+        "settings": settings,
+        "models": [model_entry(m) for m in result.models],
+        "answer": result.answer,
+        "quotes": [q.to_dict() for q in result.quotes],
+        # The deterministic first reading: a recorded non-zero exit status is a failure line.
+        "recorded_failures": [{"turn": t.id, "exit_status": t.exit_status}
+                              for t in result.shown if t.exit_status],
+    }
+    if witness is not None:
+        receipt["witness"] = witness
+    return receipt

@@ -1,0 +1,42 @@
+"""The package imports nothing outside the standard library, and declares no dependencies."""
+
+import ast
+import os
+import sys
+import unittest
+
+from tests.helpers import ROOT
+
+PACKAGE = os.path.join(ROOT, "receipt_pair")
+# sys.stdlib_module_names exists from Python 3.10; 3.9 gets the modules this package may use.
+STDLIB = getattr(sys, "stdlib_module_names", None) or {
+    "argparse", "ast", "collections", "contextlib", "dataclasses", "datetime", "hashlib",
+    "http", "io", "ipaddress", "json", "math", "os", "re", "shlex", "shutil", "signal", "socket",
+    "subprocess", "sys", "tempfile", "threading", "time", "typing", "urllib", "xml",
+}
+
+
+class StandardLibraryOnly(unittest.TestCase):
+    def test_imports(self):
+        found = set()
+        for name in sorted(os.listdir(PACKAGE)):
+            if not name.endswith(".py"):
+                continue
+            with open(os.path.join(PACKAGE, name), encoding="utf-8") as handle:
+                tree = ast.parse(handle.read(), name)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    found.update(alias.name.split(".")[0] for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                    found.add(node.module.split(".")[0])
+        outside = sorted(m for m in found if m not in STDLIB)
+        self.assertEqual(outside, [], "imports outside the standard library")
+
+    def test_pyproject_declares_no_dependencies(self):
+        with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as handle:
+            lines = [line.strip() for line in handle]
+        self.assertFalse([line for line in lines if line.startswith("dependencies")])
+
+
+if __name__ == "__main__":
+    unittest.main()
