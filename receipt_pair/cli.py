@@ -373,7 +373,7 @@ def render_score(result):
     lines = [f"items: {result['items']} ({truths}); reader {result.get('reader')}",
              f"model A: {models.get('A')}", f"model B: {models.get('B')}", ""]
     for arm in ARMS:
-        title = {"A": "model A alone", "B": "model B alone"}.get(arm, RULE_NAMES[arm.lower()])
+        title = {"A": "model A alone", "B": "model B alone"}.get(arm) or RULE_NAMES[arm.lower()]
         lines.append(title)
         for m in MEASURES:
             v = result["arms"][arm][m]

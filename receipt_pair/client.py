@@ -23,6 +23,7 @@ DEFAULT_MODEL_A = "Qwen3-4B-Instruct-2507-GGUF"
 DEFAULT_MODEL_B = "Gemma-4-E4B-it-GGUF"
 DEFAULT_TIMEOUT = 300.0  # seconds for one model call, load included
 PROBE_TIMEOUT = 10.0  # seconds for health and model-list requests
+LOADING_WAIT = 1.0  # seconds between tries while llama-server says it is still loading
 
 TIMING_KEYS = ("prompt_n", "prompt_ms", "predicted_n", "predicted_ms", "cache_n")
 USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
@@ -69,7 +70,12 @@ def check_base_url(base_url, allow_remote=False):
         raise UsageError(f"--base-url {base_url!r} must look like http://localhost:13305/api/v1")
     if allow_remote:
         return parts
-    for address in resolve(parts.hostname, parts.port or 80):
+    try:
+        addresses = resolve(parts.hostname, parts.port or 80)
+    except ServerUnreachable:
+        raise UsageError(f"--base-url host {parts.hostname!r} does not resolve, so it cannot be "
+                         "shown to be this machine; refused") from None
+    for address in addresses:
         if not _is_loopback(address[0]):
             raise UsageError(
                 f"--base-url host {parts.hostname!r} is not this machine ({address[0]}); the "
@@ -200,11 +206,12 @@ class Client:
         started = time.monotonic()
         deadline = started + self.timeout
         while True:
-            remaining = max(1.0, deadline - time.monotonic())
+            remaining = max(0.05, deadline - time.monotonic())
             status, data = self.request("POST", "/chat/completions", body, timeout=remaining)
             # llama-server answers 503 while a model is still loading: wait, then ask.
-            if status == 503 and time.monotonic() + 2 < deadline and b"oading" in data:
-                time.sleep(1.0)
+            if status == 503 and time.monotonic() + 2 * LOADING_WAIT < deadline \
+                    and b"oading" in data:
+                time.sleep(LOADING_WAIT)
                 continue
             break
         wall = time.monotonic() - started

@@ -73,6 +73,8 @@ def _stream(process, echo):
     """Copy the process's output to `echo` as it arrives; return all of it as bytes."""
     chunks = []
     sink = getattr(echo, "buffer", None) if echo is not None else None
+    if echo is not None:
+        echo.flush()  # text already written must come before the command's bytes
     fd = process.stdout.fileno()
     while True:
         chunk = os.read(fd, 65536)

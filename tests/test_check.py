@@ -1,0 +1,164 @@
+"""check against the fake server: what it prints, its JSON, receipts, failures, concurrency."""
+
+import json
+import os
+import time
+import unittest
+
+from receipt_pair import reader as rd
+from receipt_pair.logs import read_log
+from receipt_pair.pair import check_claim
+from receipt_pair.client import Client
+
+from tests.fakeserver import FakeServer, Reply, answer, chat_response
+from tests.helpers import EXAMPLES, TempDirTest, run_cli
+from tests.test_client import closed_port
+
+LOG = os.path.join(EXAMPLES, "push-ok.json")
+CLAIM = "I pushed the parser fix to fix/parser"
+GOOD = answer("shown", "T3", "3b2a6f1..9c41e07  fix/parser -> fix/parser", "git moved the branch")
+INVENTED = answer("shown", "T3", "Successfully pushed fix/parser", "it says so")
+
+
+def cli(fake, *argv):
+    return run_cli(*argv, "--base-url", fake.base_url, "--model-a", "qa", "--model-b", "qb")
+
+
+class CheckCommand(TempDirTest):
+    def test_prints_answer_and_each_model(self):
+        with FakeServer() as fake:
+            fake.script("qa", GOOD)
+            fake.script("qb", INVENTED)
+            status, out, err = cli(fake, "check", "--claim", CLAIM, "--log", LOG, "--rule", "r1")
+        self.assertEqual(status, 0, err)
+        self.assertIn(f"claim:  {CLAIM}", out)
+        self.assertIn("rule:   R1", out)
+        self.assertIn("answer: shown", out)
+        self.assertIn('decided by model A, T3: "3b2a6f1..9c41e07  fix/parser -> fix/parser"', out)
+        self.assertIn("check:   passed", out)
+        self.assertIn("check:   refused, quote_not_found", out)
+        self.assertIn("reason:  git moved the branch", out)
+
+    def test_default_rule_needs_both(self):
+        with FakeServer() as fake:
+            fake.script("qa", GOOD)
+            fake.script("qb", INVENTED)
+            status, out, _ = cli(fake, "check", "--claim", CLAIM, "--log", LOG, "--json")
+        data = json.loads(out)
+        self.assertEqual(status, 0)
+        self.assertEqual((data["answer"], data["rule"]), ("not shown", "r2"))
+        self.assertEqual(data["quotes"], [])
+        keys = {"model", "verdict", "turn", "quote", "answer", "code", "reason", "error"}
+        for entry in data["models"]:
+            self.assertTrue(keys <= set(entry))
+        self.assertEqual([m["code"] for m in data["models"]], ["ok", "quote_not_found"])
+
+    def test_log_from_standard_input(self):
+        import io
+        import sys
+        from unittest import mock
+
+        with open(LOG, "rb") as handle:
+            stdin = io.TextIOWrapper(io.BytesIO(handle.read()))
+        with FakeServer() as fake, mock.patch.object(sys, "stdin", stdin):
+            fake.script("qa", GOOD)
+            fake.script("qb", GOOD)
+            status, out, _ = cli(fake, "check", "--claim", CLAIM, "--log", "-", "--json")
+        self.assertEqual(json.loads(out)["answer"], "shown")
+
+    def test_one_model_failing(self):
+        with FakeServer() as fake:
+            fake.script("qa", GOOD)
+            fake.script("qb", Reply(500, {"error": {"message": "out of memory"}}))
+            status, out, err = cli(fake, "check", "--claim", CLAIM, "--log", LOG, "--rule", "r1")
+        self.assertEqual(status, 6)
+        self.assertIn("model B: qb\n  call failed:", out)
+        self.assertIn("out of memory", out)
+        self.assertIn("model B could not be asked", err)
+        self.assertIn("answer: shown", out)  # R1: A's checked shown stands; B vouched for nothing
+
+    def test_both_models_failing_is_an_error_not_an_answer(self):
+        with FakeServer() as fake:
+            fake.script("qa", Reply(404, {"error": "model 'qa' not found"}))
+            fake.script("qb", Reply(404, {"error": "model 'qb' not found"}))
+            status, out, err = cli(fake, "check", "--claim", CLAIM, "--log", LOG)
+        self.assertEqual(status, 6)
+        self.assertEqual(out, "")
+        self.assertNotIn("not shown", err)
+        self.assertEqual(len(err.strip().splitlines()), 1)
+
+    def test_server_down(self):
+        status, out, err = run_cli("check", "--claim", CLAIM, "--log", LOG, "--base-url",
+                                   f"http://127.0.0.1:{closed_port()}/v1")
+        self.assertEqual(status, 6)
+        self.assertEqual(out, "")
+        self.assertIn("cannot reach the model server", err)
+        self.assertEqual(len(err.strip().splitlines()), 1)
+
+    def test_remote_server_refused(self):
+        status, _, err = run_cli("check", "--claim", CLAIM, "--log", LOG, "--base-url",
+                                 "http://10.0.0.5:8080/v1")
+        self.assertEqual(status, 2)
+        self.assertIn("--allow-remote", err)
+
+    def test_receipt_rederives_offline(self):
+        receipt = self.path("receipt.json")
+        with FakeServer() as fake:
+            fake.script("qa", GOOD)
+            fake.script("qb", GOOD)
+            status, out, _ = cli(fake, "check", "--claim", CLAIM, "--log", LOG, "--save", receipt)
+        self.assertEqual(status, 0)
+        with open(receipt) as handle:
+            saved = json.load(handle)
+        for key in ("claim", "log", "turns", "shown", "reader", "rule", "models", "answer",
+                    "quotes", "settings", "package_version", "time"):
+            self.assertIn(key, saved)
+        self.assertEqual(saved["answer"], "shown")
+        self.assertEqual(saved["models"][0]["reply_sha256"], rd.sha256_text(GOOD))
+        status, out, _ = run_cli("replay", "--receipt", receipt, "--log", LOG)
+        self.assertEqual(status, 0, out)
+        status, out, _ = run_cli("verify", "--receipt", receipt)
+        self.assertEqual(status, 0, out)
+        # A reply edited after the fact, and a log that is not the receipt's, are caught.
+        saved["models"][1]["reply"] = INVENTED
+        tampered = self.write("tampered.json", json.dumps(saved))
+        status, out, _ = run_cli("replay", "--receipt", tampered)
+        self.assertEqual(status, 1)
+        self.assertIn("reply sha256 differs", out)
+        self.assertIn("answer recorded 'shown', the replies give 'not shown'", out)
+        other = self.write("other.json", '[{"cmd": "git push", "output": "rejected"}]')
+        status, out, _ = run_cli("replay", "--receipt", receipt, "--log", other)
+        self.assertEqual(status, 1)
+        self.assertIn("not the one this receipt was made from", out)
+
+
+class Concurrency(unittest.TestCase):
+    def run_pair(self, concurrent):
+        turns, _ = read_log(LOG)
+        with FakeServer(kind="lemonade", max_models=2) as fake:
+            slow = lambda body: Reply(200, chat_response(GOOD), delay=0.3)
+            fake.script("qa", slow)
+            fake.script("qb", slow)
+            started = time.monotonic()
+            result = check_claim(CLAIM, turns, model_a="qa", model_b="qb",
+                                 client=Client(fake.base_url), concurrent=concurrent)
+            return result, time.monotonic() - started
+
+    def test_same_answers_either_way(self):
+        together, t_together = self.run_pair(True)
+        in_turn, t_in_turn = self.run_pair(False)
+        self.assertTrue(together.concurrent)
+        self.assertFalse(in_turn.concurrent)
+        for a, b in zip(together.models, in_turn.models):
+            self.assertEqual(a.request_sha256, b.request_sha256)
+            self.assertEqual(a.checked, b.checked)
+        self.assertEqual(together.answer, in_turn.answer)
+        self.assertLess(t_together, t_in_turn)
+
+    def test_auto_uses_what_the_server_says(self):
+        result, _ = self.run_pair(None)
+        self.assertTrue(result.concurrent)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,220 @@
+"""The client against a loopback fake server: request bodies, server errors, the guard."""
+
+import json
+import os
+import socket
+import unittest
+from unittest import mock
+
+from receipt_pair import reader as rd
+from receipt_pair.client import Client, SchemaRefused, ServerUnreachable, check_base_url
+from receipt_pair.errors import ServerError, UsageError
+from receipt_pair.logs import Turn
+from receipt_pair.pair import SchemaMemory, ask
+
+from tests.fakeserver import FakeServer, Reply, answer, chat_response
+
+TURNS = [Turn("git push origin main", "To origin\n   a1..b2  main -> main")]
+
+
+def closed_port():
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    return port
+
+
+class RequestBodies(unittest.TestCase):
+    def test_exact_body(self):
+        with FakeServer() as fake:
+            client = Client(fake.base_url)
+            shown = rd.render_turns(TURNS)
+            fake.script("qwen", answer("shown", "T1", "a1..b2  main -> main"))
+            ask(client, rd.READER_V1, "pushed main", shown, "A", "qwen", {"top_k": 40, "x": 1})
+            body = fake.chats("qwen")[0]
+        self.assertEqual(body["model"], "qwen")
+        for key, value in rd.SETTINGS.items():
+            if key != "top_k":
+                self.assertEqual(body[key], value, key)
+        self.assertEqual(body["temperature"], 0)
+        self.assertEqual(body["max_tokens"], 400)
+        self.assertEqual(body["seed"], 42)
+        self.assertIs(body["cache_prompt"], False)
+        self.assertEqual((body["top_k"], body["x"]), (40, 1))  # --extra fields win
+        self.assertNotIn("chat_template_kwargs", body)
+        schema = body["response_format"]
+        self.assertEqual(schema["type"], "json_schema")
+        self.assertEqual(schema["json_schema"]["name"], "receipt_pair_answer")
+        props = schema["json_schema"]["schema"]["properties"]
+        self.assertEqual(props["verdict"]["enum"], ["shown", "contradicted", "not_shown"])
+        self.assertEqual(props["turn"]["anyOf"][0]["enum"], ["T1"])
+        self.assertEqual([m["role"] for m in body["messages"]], ["system", "user"])
+        self.assertEqual(body["messages"][0]["content"], rd.READER_V1.instructions)
+        self.assertIn("Claim: pushed main", body["messages"][1]["content"])
+        self.assertIn('<turn id="T1">', body["messages"][1]["content"])
+
+    def test_thinking_off_only_for_gemma_4(self):
+        with FakeServer() as fake:
+            client = Client(fake.base_url)
+            shown = rd.render_turns(TURNS)
+            for model in ("Gemma-4-E4B-it-GGUF", "gemma3-270m", "Qwen3-4B-Instruct-2507-GGUF"):
+                ask(client, rd.READER_V1, "c", shown, "B", model)
+            bodies = {b["model"]: b for b in fake.chats()}
+        self.assertEqual(bodies["Gemma-4-E4B-it-GGUF"]["chat_template_kwargs"],
+                         {"enable_thinking": False})
+        self.assertNotIn("chat_template_kwargs", bodies["gemma3-270m"])
+        self.assertNotIn("chat_template_kwargs", bodies["Qwen3-4B-Instruct-2507-GGUF"])
+
+    def test_timings_and_usage_kept(self):
+        with FakeServer() as fake:
+            result = Client(fake.base_url).chat({"model": "m", "messages": []})
+        self.assertEqual(result.usage["prompt_tokens"], 120)
+        self.assertEqual(result.timings["predicted_n"], 30)
+        self.assertGreater(result.wall_s, 0)
+
+
+class SchemaFallback(unittest.TestCase):
+    def test_refused_schema_is_asked_once_without_it_and_remembered(self):
+        with FakeServer() as fake:
+            refusal = Reply(400, {"error": {"message": "response_format type json_schema is "
+                                                       "not supported", "type": "invalid"}})
+            fake.script("m", refusal, answer("not_shown"), answer("not_shown"))
+            client = Client(fake.base_url)
+            memory = SchemaMemory()
+            shown = rd.render_turns(TURNS)
+            first = ask(client, rd.READER_V1, "c", shown, "A", "m", None, memory)
+            second = ask(client, rd.READER_V1, "c", shown, "A", "m", None, memory)
+            bodies = fake.chats("m")
+        self.assertEqual(len(bodies), 3)
+        self.assertIn("response_format", bodies[0])
+        self.assertNotIn("response_format", bodies[1])
+        self.assertNotIn("response_format", bodies[2])
+        self.assertFalse(first.constrained or second.constrained)
+        self.assertIsNone(first.error)
+        self.assertEqual(first.request_sha256, rd.request_sha256(bodies[1]))
+
+    def test_other_400_is_not_taken_for_a_schema_refusal(self):
+        with FakeServer() as fake:
+            fake.script("m", Reply(400, {"error": "context length exceeded"}))
+            answer_ = ask(Client(fake.base_url), rd.READER_V1, "c", rd.render_turns(TURNS),
+                          "A", "m")
+            self.assertEqual(len(fake.chats("m")), 1)
+        self.assertIn("context length exceeded", answer_.error)
+        self.assertEqual(answer_.checked.code, rd.CALL_FAILED)
+
+
+class ServerErrors(unittest.TestCase):
+    def chat_error(self, reply, timeout=5):
+        with FakeServer() as fake:
+            fake.script("m", reply)
+            with self.assertRaises(ServerError) as caught:
+                Client(fake.base_url, timeout=timeout).chat({"model": "m", "messages": []})
+        message = str(caught.exception)
+        self.assertNotIn("\n", message)
+        return message
+
+    def test_error_shapes(self):
+        self.assertIn("HTTP 500: model exploded",
+                      self.chat_error(Reply(500, {"error": "model exploded"})))
+        self.assertIn("HTTP 404: model 'x' not found",
+                      self.chat_error(Reply(404, {"error": {"message": "model 'x' not found",
+                                                            "type": "not_found"}})))
+        self.assertIn("HTTP 502: upstream gone", self.chat_error(Reply(502, b"upstream gone")))
+        self.assertIn("not JSON", self.chat_error(Reply(200, b"<html>hello</html>")))
+        self.assertIn("no choices", self.chat_error(Reply(200, {"id": "x"})))
+        self.assertIn("answered an error",
+                      self.chat_error(Reply(200, {"error": {"message": "busy"}})))
+
+    def test_timeout(self):
+        message = self.chat_error(Reply(200, chat_response("{}"), delay=0.5), timeout=0.2)
+        self.assertIn("did not answer", message)
+        self.assertIn("--timeout", message)
+
+    def test_server_down(self):
+        client = Client(f"http://127.0.0.1:{closed_port()}/v1")
+        with self.assertRaises(ServerUnreachable) as caught:
+            client.chat({"model": "m", "messages": []})
+        self.assertIn("connection refused", str(caught.exception))
+        with self.assertRaises(ServerUnreachable):
+            ask(client, rd.READER_V1, "c", rd.render_turns(TURNS), "A", "m")
+
+    def test_loading_503_is_waited_out(self):
+        with FakeServer() as fake:
+            fake.script("m", Reply(503, {"error": {"message": "Loading model"}}), answer("not_shown"))
+            with mock.patch("receipt_pair.client.LOADING_WAIT", 0.05):
+                result = Client(fake.base_url, timeout=10).chat({"model": "m", "messages": []})
+        self.assertIn("not_shown", result.content)
+
+    def test_schema_refused_is_a_server_error(self):
+        self.assertTrue(issubclass(SchemaRefused, ServerError))
+
+
+class LoopbackGuard(unittest.TestCase):
+    def test_loopback_hosts_are_accepted(self):
+        for url in ("http://localhost:13305/api/v1", "http://127.0.0.1:8080/v1",
+                    "http://127.9.8.7/v1", "http://[::1]:8080/v1"):
+            with self.subTest(url=url):
+                check_base_url(url)
+
+    def test_other_hosts_are_refused(self):
+        for url in ("http://10.0.0.5:8080/v1", "http://192.168.1.20/v1", "http://8.8.8.8/v1",
+                    "http://localhost@10.0.0.5/v1", "http://no-such-host.invalid/v1",
+                    "ftp://localhost/v1", "localhost:8080"):
+            with self.subTest(url=url):
+                with self.assertRaises(UsageError):
+                    check_base_url(url)
+
+    def test_allow_remote(self):
+        Client("http://10.0.0.5:8080/v1", allow_remote=True)
+        with self.assertRaisesRegex(UsageError, "--allow-remote"):
+            Client("http://10.0.0.5:8080/v1")
+
+    def test_resolved_at_connect_time(self):
+        with FakeServer() as fake:
+            client = Client(fake.base_url)
+            fake_info = [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.5", fake.port))]
+            with mock.patch("socket.getaddrinfo", return_value=fake_info):
+                with self.assertRaisesRegex(ServerError, "no longer resolves"):
+                    client.chat({"model": "m", "messages": []})
+
+    def test_proxies_are_never_used(self):
+        env = {"http_proxy": f"http://127.0.0.1:{closed_port()}",
+               "HTTP_PROXY": f"http://127.0.0.1:{closed_port()}", "no_proxy": ""}
+        with FakeServer() as fake, mock.patch.dict(os.environ, env):
+            result = Client(fake.base_url).chat({"model": "m", "messages": []})
+        self.assertTrue(result.content)
+
+
+class ModelManagement(unittest.TestCase):
+    def test_lemonade(self):
+        with FakeServer(kind="lemonade", max_models=2) as fake:
+            client = Client(fake.base_url)
+            self.assertEqual(client.kind(), "lemonade")
+            self.assertEqual(client.capacity(), 2)
+            client.load("a")
+            client.unload("a")
+            paths = [(m, p, b) for m, p, b in fake.requests if p.endswith("load")]
+        self.assertEqual(paths, [("POST", "/api/v1/load", {"model_name": "a"}),
+                                 ("POST", "/api/v1/unload", {"model_name": "a"})])
+
+    def test_llama_router(self):
+        with FakeServer(kind="llama-router") as fake:
+            client = Client(fake.base_url)
+            self.assertEqual(client.kind(), "llama-router")
+            self.assertEqual(client.capacity(), 1)
+            client.unload("a")
+            paths = [(m, p, b) for m, p, b in fake.requests if p.endswith("load")]
+        self.assertEqual(paths, [("POST", "/models/unload", {"model": "a"})])
+
+    def test_plain_openai_server_manages_nothing(self):
+        with FakeServer(kind="openai") as fake:
+            client = Client(fake.base_url)
+            self.assertEqual(client.kind(), "openai")
+            client.load("a")
+            client.unload("a")
+            self.assertFalse([p for _, p, _ in fake.requests if p.endswith("load")])
+
+
+if __name__ == "__main__":
+    unittest.main()
