@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Figures in the README come from sealed files, never from a hand.
+
+A block in README.md such as
+
+    <!-- figures score receipts/run-1/score-v1.json -->
+    ...table...
+    <!-- /figures -->
+
+is rendered from the named file(s). `scripts/figures.py --update` rewrites every block;
+`scripts/figures.py --check` (and tests/test_readme_figures.py) fails if any block differs
+from what its files give.
+
+Kinds: `score FILE` (every measure for every arm), `variants FILE...` (one row per reader,
+the pair rule's measures), `traps FILE` (right per trap and arm), `bench FILE`
+(the benchmark's summary), `codes FILE` (the quote check's reason codes per model).
+"""
+
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BLOCK = re.compile(r"(<!-- figures (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /figures -->)", re.S)
+MEASURES = [("right", "right"), ("false_shown", "false shown"),
+            ("true_shown_kept", "true shown kept"), ("correct_not_shown", "correct not shown"),
+            ("false_contradicted", "false contradicted"),
+            ("true_contradicted_kept", "true contradicted kept")]
+ARMS = ["A", "B", "R1", "R2", "R3"]
+
+
+def load(path):
+    with open(os.path.join(ROOT, path)) as handle:
+        return json.load(handle)
+
+
+def cell(value):
+    return (f"{value['k']} of {value['n']} ({100 * value['low']:.0f}-{100 * value['high']:.0f}%)")
+
+
+def render_score(paths, arm_list=None):
+    score = load(paths[0])
+    arms = arm_list or ARMS
+    lines = ["| measure | " + " | ".join(arms) + " |", "|---" * (len(arms) + 1) + "|"]
+    for key, name in MEASURES:
+        lines.append(f"| {name} | " + " | ".join(cell(score["arms"][a][key]) for a in arms) + " |")
+    return lines
+
+
+def render_variants(paths, arm="R2"):
+    lines = ["| reader | " + " | ".join(name for _, name in MEASURES) + " |",
+             "|---" * (len(MEASURES) + 1) + "|"]
+    for path in paths:
+        score = load(path)
+        lines.append(f"| {score['reader']} | " + " | ".join(
+            cell(score["arms"][arm][key]) for key, _ in MEASURES) + " |")
+    return lines
+
+
+def render_traps(paths):
+    score = load(paths[0])
+    lines = ["| trap | items | " + " | ".join(ARMS) + " |", "|---" * (len(ARMS) + 2) + "|"]
+    for trap, block in sorted(score["traps"].items()):
+        lines.append(f"| {trap} | {block['items']} | " + " | ".join(
+            str(block["arms"][a]["right"]["k"]) for a in ARMS) + " |")
+    return lines
+
+
+def render_codes(paths):
+    score = load(paths[0])
+    codes = sorted(set(score["codes"]["A"]) | set(score["codes"]["B"]))
+    lines = ["| reason code | model A | model B |", "|---|---|---|"]
+    for code in codes:
+        lines.append(f"| `{code}` | {score['codes']['A'].get(code, 0)} | "
+                     f"{score['codes']['B'].get(code, 0)} |")
+    for arm in ("A", "B"):
+        changed = score["check_changed"][arm]
+        lines.append(f"| right verdicts the check overturned ({arm}) | "
+                     + (f"{changed['overturned_right']} | |" if arm == "A"
+                        else f"| {changed['overturned_right']} |"))
+        lines.append(f"| wrong verdicts the check caught ({arm}) | "
+                     + (f"{changed['caught_wrong']} | |" if arm == "A"
+                        else f"| {changed['caught_wrong']} |"))
+    return lines
+
+
+def render_bench(paths):
+    bench = load(paths[0])
+    lines = ["| model | reader | claims | median s/claim | p90 s/claim | median prompt tokens "
+             "| median generated tokens | server s / client s | load s |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for row in bench["models"]:
+        lines.append(
+            f"| {row['model']} | {row['reader']} | {row['claims']} | {row['median_s']:.2f} "
+            f"| {row['p90_s']:.2f} | {row['median_prompt_tokens']:.0f} "
+            f"| {row['median_generated_tokens']:.0f} | {row['server_over_client']:.3f} "
+            f"| {row['load_s']:.1f} |")
+    check = bench.get("check")
+    if check:
+        lines.append("")
+        lines.append(f"`check`, both models asked at once against in turn, median of "
+                     f"{check['runs']} runs: {check['concurrent_s']:.2f} s against "
+                     f"{check['sequential_s']:.2f} s (ratio {check['ratio']:.2f}; same answers: "
+                     f"{'yes' if check['same_answers'] else 'NO'}).")
+    return lines
+
+
+RENDERERS = {"score": render_score, "variants": render_variants, "traps": render_traps,
+             "bench": render_bench, "codes": render_codes}
+
+
+def render(spec):
+    kind, *paths = spec.split()
+    return "\n".join(RENDERERS[kind](paths)) + "\n"
+
+
+def blocks(text):
+    return [(m.group("spec"), m.group("body")) for m in BLOCK.finditer(text)]
+
+
+def update(text):
+    return BLOCK.sub(lambda m: m.group(1) + render(m.group("spec")) + m.group(4), text)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    path = os.path.join(ROOT, "README.md")
+    with open(path) as handle:
+        text = handle.read()
+    if argv and argv[0] == "--update":
+        with open(path, "w") as handle:
+            handle.write(update(text))
+        print(f"updated {len(blocks(text))} figure block(s)")
+        return 0
+    stale = [spec for spec, body in blocks(text) if render(spec) != body]
+    for spec in stale:
+        print(f"stale: {spec}")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""Every figure the README quotes from a run matches that run's sealed file."""
+
+import hashlib
+import importlib.util
+import os
+import re
+import unittest
+
+from tests.helpers import ROOT
+
+spec = importlib.util.spec_from_file_location("figures", os.path.join(ROOT, "scripts", "figures.py"))
+figures = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(figures)
+
+
+def sealed_hashes(folder):
+    hashes = {}
+    for name in os.listdir(folder):
+        if name.endswith("-SHA256.txt"):
+            with open(os.path.join(folder, name)) as handle:
+                for line in handle:
+                    digest, file_name = line.rstrip("\n").split("  ", 1)
+                    hashes[file_name] = digest
+    return hashes
+
+
+class ReadmeFigures(unittest.TestCase):
+    def setUp(self):
+        with open(os.path.join(ROOT, "README.md")) as handle:
+            self.text = handle.read()
+
+    def test_blocks_match_their_files(self):
+        for spec_text, body in figures.blocks(self.text):
+            with self.subTest(block=spec_text):
+                self.assertEqual(body, figures.render(spec_text), "run scripts/figures.py --update")
+
+    def test_quoted_files_are_sealed(self):
+        for spec_text, _ in figures.blocks(self.text):
+            for path in spec_text.split()[1:]:
+                with self.subTest(path=path):
+                    folder, name = os.path.split(os.path.join(ROOT, path))
+                    hashes = sealed_hashes(folder)
+                    self.assertIn(name, hashes, f"{path} is not in a seal of its folder")
+                    with open(os.path.join(folder, name), "rb") as handle:
+                        self.assertEqual(hashlib.sha256(handle.read()).hexdigest(), hashes[name])
+
+    def test_no_count_typed_outside_a_block(self):
+        # "k of n" figures belong in blocks rendered from sealed files, not in prose.
+        outside = figures.BLOCK.sub("", self.text)
+        self.assertEqual(re.findall(r"\b\d+ of \d+\b", outside), [])
+
+    def test_render_score_block(self):
+        fake = {"arms": {arm: {key: {"k": 1, "n": 4, "rate": 0.25, "low": 0.0456, "high": 0.6994}
+                               for key, _ in figures.MEASURES} for arm in figures.ARMS}}
+        original = figures.load
+        figures.load = lambda path: fake
+        try:
+            lines = figures.render("score whatever.json").splitlines()
+        finally:
+            figures.load = original
+        self.assertEqual(lines[0], "| measure | A | B | R1 | R2 | R3 |")
+        self.assertIn("| right | 1 of 4 (5-70%) |", lines[2])
