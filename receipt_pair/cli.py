@@ -12,14 +12,11 @@ import sys
 from . import __version__, errors
 from . import gate as gating
 from . import reader as rd
-from .client import DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B, DEFAULT_TIMEOUT
+from .client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B, DEFAULT_TIMEOUT,
+                     ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B)
 from .errors import InputError, ReceiptPairError, ServerError, UsageError
 from .rules import DEFAULT_RULE, RULE_NAMES, RULES
 
-# Defaults a user (or scripts/local-models env) can set once for every command.
-ENV_BASE_URL = "RECEIPT_PAIR_BASE_URL"
-ENV_MODEL_A = "RECEIPT_PAIR_MODEL_A"
-ENV_MODEL_B = "RECEIPT_PAIR_MODEL_B"
 # Commands whose arguments after the first "--" are a command to run, not options.
 _RUNS_A_COMMAND = ("gate", "record")
 

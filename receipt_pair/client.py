@@ -21,6 +21,10 @@ from .errors import ServerError, UsageError
 DEFAULT_BASE_URL = "http://localhost:13305/api/v1"
 DEFAULT_MODEL_A = "Qwen3-4B-Instruct-2507-GGUF"
 DEFAULT_MODEL_B = "Gemma-4-E4B-it-GGUF"
+# Environment variables that set the defaults for every command.
+ENV_BASE_URL = "RECEIPT_PAIR_BASE_URL"
+ENV_MODEL_A = "RECEIPT_PAIR_MODEL_A"
+ENV_MODEL_B = "RECEIPT_PAIR_MODEL_B"
 DEFAULT_TIMEOUT = 300.0  # seconds for one model call, load included
 PROBE_TIMEOUT = 10.0  # seconds for health and model-list requests
 LOADING_WAIT = 1.0  # seconds between tries while llama-server says it is still loading

@@ -46,9 +46,14 @@ _FAILURE_WORDS = re.compile(
        Internal\s+Server\s+Error|Not\s+Implemented|Bad\s+Gateway|Service\s+Unavailable|
        Gateway\s+Time-?out)
   | [\u2717\u2718\u274c]
+  | \bcollected\s+0\s+items\b | \bno\s+tests\s+(?:ran|run|found|collected|executed)\b
+  | \bRan\s+0\s+tests?\b | \[no\s+test\s+files\] | \b0\s+(?:tests?|specs?)\s+(?:ran|run|executed)\b
+  | \b0\s+passing\b | \bno\s+test\s+suites?\s+found\b
     """,
     re.I | re.X,
 )
+# A run of nothing ("collected 0 items", "Ran 0 tests") is not a success of anything: a
+# model that quotes it for "the tests pass" has been fooled by the absence of failures.
 # Exception class names (AssertionError, KeyError, IOException) are case-sensitive.
 _EXCEPTION_NAME = re.compile(r"[a-z](?:Error|Exception)\b")
 
