@@ -537,8 +537,10 @@ def build_parser():
     p.add_argument("--log", required=True, help="the agent's log (- for standard input)")
     p.add_argument("--json", action="store_true", help="machine output")
     p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
-    p.add_argument("--concurrent", choices=("auto", "yes", "no"), default="auto",
-                   help="ask A and B at once (auto: when the server holds two models)")
+    p.add_argument("--concurrent", choices=("auto", "yes", "no"), default="no",
+                   help="ask A and B at once (auto: when the server says it holds two "
+                        "models); default no: on a 2-core machine asking at once measured "
+                        "slower (see the benchmark)")
     _add_model_options(p)
     p.set_defaults(func=cmd_check)
 
@@ -583,7 +585,7 @@ def build_parser():
     p.add_argument("--dry-run", action="store_true",
                    help="ask the models and print the command, but run nothing")
     p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
-    p.add_argument("--concurrent", choices=("auto", "yes", "no"), default="auto",
+    p.add_argument("--concurrent", choices=("auto", "yes", "no"), default="no",
                    help=argparse.SUPPRESS)
     _add_model_options(p, rules=gating.GATE_RULES)
     p.set_defaults(func=cmd_gate)

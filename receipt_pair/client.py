@@ -285,6 +285,16 @@ class Client:
             if isinstance(limit, dict):
                 limit = limit.get("llm")
             return limit if isinstance(limit, int) and limit > 0 else 1
+        if kind == "llama-router":
+            # The router says how many model processes it keeps in /props, beside /v1.
+            try:
+                props = self._json("GET", "/props", timeout=PROBE_TIMEOUT, root=True)
+            except ServerUnreachable:
+                raise
+            except ServerError:
+                return 1
+            limit = props.get("max_instances") if isinstance(props, dict) else None
+            return limit if isinstance(limit, int) and limit > 0 else 1
         return 1
 
     def load(self, model):

@@ -179,16 +179,29 @@ def render_log(shown):
     return "\n".join(blocks)
 
 
+REASON_MAX = 200
+
+
+def longest_line(shown):
+    return max([len(line) for t in shown for part in t.output_parts
+                for line in part.splitlines()] + [1])
+
+
 def answer_schema(shown):
-    """The reply's JSON shape: a verdict, a turn id that was shown (or null), a quote, a reason."""
+    """The reply's JSON shape: a verdict, a turn id that was shown (or null), a quote, a reason.
+
+    The strings are bounded: a quote longer than any output line cannot be one line of
+    output, and a small model that starts repeating itself would otherwise run into
+    max_tokens and leave a reply that is not JSON at all.
+    """
     return {
         "type": "object",
         "properties": {
             "verdict": {"type": "string", "enum": list(VERDICTS)},
             "turn": {"anyOf": [{"type": "string", "enum": [t.id for t in shown]},
                                {"type": "null"}]},
-            "quote": {"type": "string"},
-            "reason": {"type": "string"},
+            "quote": {"type": "string", "maxLength": longest_line(shown)},
+            "reason": {"type": "string", "maxLength": REASON_MAX},
         },
         "required": ["verdict", "turn", "quote", "reason"],
         "additionalProperties": False,

@@ -100,6 +100,8 @@ class FakeServer:
                                             for m in self.loaded or ["m"]]})
             if path in ("/models/load", "/models/unload"):
                 return self._manage(path.rsplit("/", 1)[1], body.get("model"))
+            if path == "/props":
+                return Reply(200, {"role": "router", "max_instances": self.max_models})
         return Reply(404, {"error": {"message": "File Not Found", "type": "not_found_error"}})
 
     def _manage(self, action, model):

@@ -199,10 +199,10 @@ class ModelManagement(unittest.TestCase):
                                  ("POST", "/api/v1/unload", {"model_name": "a"})])
 
     def test_llama_router(self):
-        with FakeServer(kind="llama-router") as fake:
+        with FakeServer(kind="llama-router", max_models=2) as fake:
             client = Client(fake.base_url)
             self.assertEqual(client.kind(), "llama-router")
-            self.assertEqual(client.capacity(), 1)
+            self.assertEqual(client.capacity(), 2)  # from /props max_instances
             client.unload("a")
             paths = [(m, p, b) for m, p, b in fake.requests if p.endswith("load")]
         self.assertEqual(paths, [("POST", "/models/unload", {"model": "a"})])
