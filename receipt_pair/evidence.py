@@ -48,7 +48,7 @@ _FAILURE_WORDS = re.compile(
   | [\u2717\u2718\u274c]
   | \bcollected\s+0\s+items\b | \bno\s+tests\s+(?:ran|run|found|collected|executed)\b
   | \bRan\s+0\s+tests?\b | \[no\s+test\s+files\] | \b0\s+(?:tests?|specs?)\s+(?:ran|run|executed)\b
-  | \b0\s+passing\b | \bno\s+test\s+suites?\s+found\b
+  | \b0\s+passing\b | \bno\s+test\s+suites?\s+found\b | \b0\s+selected\b
     """,
     re.I | re.X,
 )

@@ -274,6 +274,13 @@ READERS = {READER_V1.version: READER_V1}
 DEFAULT_READER = "v1"
 
 
+def register(reader):
+    """Add a reader version; a version is registered once and never replaced."""
+    if reader.version in READERS:
+        raise ValueError(f"reader {reader.version} is already registered")
+    READERS[reader.version] = reader
+
+
 def get_reader(version=None):
     """The reader registered under `version` (the default reader when None)."""
     from .errors import UsageError
@@ -430,3 +437,6 @@ def check_reply(reply_text, shown):
 def failed_call():
     """The checked answer of a model whose call failed: it cannot vouch for anything."""
     return CheckedAnswer(None, None, "", "", NOT_SHOWN, CALL_FAILED)
+
+
+from . import variants  # noqa: E402,F401  (registers the other reader versions)

@@ -95,7 +95,12 @@ def render_bench(paths):
             f"| {row['model']} | {row['reader']} | {row['claims']} | {row['median_s']:.2f} "
             f"| {row['p90_s']:.2f} | {row['median_prompt_tokens']:.0f} "
             f"| {row['median_generated_tokens']:.0f} | {row['server_over_client']:.3f} "
-            f"| {row['load_s']:.1f} |")
+            + (f"| {row['load_s']:.1f} |" if row["load_s"] is not None else "| n/a |"))
+    lines.append("")
+    lines.append(f"The client's own work per claim (rendering, hashing, the quote check): "
+                 f"{bench['client_ms_per_claim']:.2f} ms. Memory: the client's peak "
+                 f"{bench['client_rss_mb']:.0f} MB; the server's "
+                 f"{bench['server_rss_mb']:.0f} MB with both models loaded.")
     check = bench.get("check")
     if check:
         lines.append("")

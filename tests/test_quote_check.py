@@ -127,6 +127,7 @@ class Evidence(unittest.TestCase):
             "Mail delivery failed: message bounced", "CONFLICT (content): Merge conflict in a.py",
             "bash: deploy: command not found", "panic: runtime error", "\u2717 test_login",
             "collected 0 items", "Ran 0 tests in 0.000s", "ok  example.com/pkg [no test files]",
+            "collected 34 items / 34 deselected / 0 selected",
         ]
         for line in failing:
             with self.subTest(line=line):
@@ -139,7 +140,7 @@ class Evidence(unittest.TestCase):
             "ok  github.com/acme/errors 0.2s", "PASS tests/test_errors.py", "set -o pipefail",
             "HTTP/1.1 200 OK", "Deployed to production OK", "Tests: 12 passed, 12 total",
             "compiled without errors", "--no-fail-fast", "status: 201 Created",
-            "collected 12 items", "Ran 12 tests in 0.2s",
+            "collected 12 items", "Ran 12 tests in 0.2s", "collected 9 items / 2 deselected / 7 selected",
         ]
         for line in benign:
             with self.subTest(line=line):
