@@ -1,0 +1,44 @@
+"""scripts/bench against the fake router: it runs, writes bench.json, and the README can render it."""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+from tests.fakeserver import FakeServer
+from tests.helpers import ROOT, TempDirTest
+from tests.test_batch import good, make_items
+
+spec = importlib.util.spec_from_file_location("figures", os.path.join(ROOT, "scripts", "figures.py"))
+figures = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(figures)
+
+
+class Bench(TempDirTest):
+    def test_bench_runs_and_renders(self):
+        items = self.write("items.jsonl", make_items(3))
+        out = self.path("bench")
+        with FakeServer(kind="llama-router", max_models=2) as fake:
+            fake.default = good
+            done = subprocess.run(
+                [sys.executable, os.path.join(ROOT, "scripts", "bench"), "--items", items,
+                 "--model-a", "qa", "--model-b", "qb", "--base-url", fake.base_url,
+                 "--check-runs", "1", "--out", out], capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(os.path.join(out, "bench.json")) as handle:
+            bench = json.load(handle)
+        self.assertEqual([row["model"] for row in bench["models"]], ["qa", "qb"])
+        for row in bench["models"]:
+            self.assertEqual(row["claims"], 3)
+            self.assertGreater(row["server_over_client"], 0)
+            self.assertIsNotNone(row["load_s"])
+        self.assertTrue(bench["check"]["same_answers"])
+        self.assertIn("check at once vs in turn", done.stdout)
+        original = figures.load
+        figures.load = lambda path: bench
+        try:
+            text = figures.render("bench x.json")
+        finally:
+            figures.load = original
+        self.assertIn("| qa | v1 | 3 |", text)
