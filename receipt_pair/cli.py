@@ -347,12 +347,12 @@ def cmd_batch(args):
     return errors.EXIT_OK
 
 
-def _load_run(answers_path, items_path):
+def _load_run(answers_path, items_path, bad_lines=None):
     from .logs import read_items
     from .records import read_answers
 
     items, items_sha256 = read_items(items_path)
-    header, rows, warnings = read_answers(answers_path)
+    header, rows, warnings = read_answers(answers_path, bad_lines)
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return items, items_sha256, header, rows
@@ -423,8 +423,9 @@ def cmd_replay(args):
         return _verify_receipt(args)
     if not args.answers or not args.items:
         raise UsageError("replay needs ANSWERS ITEMS (or --receipt FILE)")
-    items, items_sha256, header, rows = _load_run(args.answers, args.items)
-    differences = replay_answers(items, items_sha256, header, rows)
+    bad_lines = []
+    items, items_sha256, header, rows = _load_run(args.answers, args.items, bad_lines)
+    differences = bad_lines + replay_answers(items, items_sha256, header, rows)
     return _report_differences(differences, args.answers, len(rows))
 
 

@@ -114,11 +114,12 @@ def cut_partial_line(path):
     return True
 
 
-def read_answers(path):
+def read_answers(path, bad_lines=None):
     """(header or None, answer rows, warnings) from an answers file.
 
     A partial last line is skipped with a warning; any other line that is not a record is
-    an InputError naming its line.
+    an InputError naming its line, or, when a `bad_lines` list is given, a message added to
+    it (replay reports a corrupted record as a difference, not as a file it cannot read).
     """
     try:
         with open(path, "rb") as handle:
@@ -134,13 +135,20 @@ def read_answers(path):
     for number, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
+        problem = None
         try:
             record = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
-            raise InputError(f"{path} line {number}: not a JSON record ({exc})") from None
-        if not isinstance(record, dict) or record.get("schema") != ANSWERS_SCHEMA:
-            raise InputError(f"{path} line {number}: not a receipt-pair answers record "
-                             f"(schema must be {ANSWERS_SCHEMA!r})")
+            problem = f"{path} line {number}: not a JSON record ({exc})"
+        else:
+            if not isinstance(record, dict) or record.get("schema") != ANSWERS_SCHEMA:
+                problem = (f"{path} line {number}: not a receipt-pair answers record "
+                           f"(schema must be {ANSWERS_SCHEMA!r})")
+        if problem:
+            if bad_lines is None:
+                raise InputError(problem)
+            bad_lines.append(problem)
+            continue
         if record.get("kind") == "items":
             if header is not None:
                 raise InputError(f"{path} line {number}: a second items record")

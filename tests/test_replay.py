@@ -78,6 +78,16 @@ class Tampering(TempDirTest):
         self.assertIn("not the one the answers file pinned", out)
         self.assertIn("request sha256 differs", out)
 
+    def test_edit_that_breaks_a_record_is_a_difference(self):
+        with open(self.out) as handle:
+            lines = handle.readlines()
+        lines[2] = lines[2][:40] + "\\" + lines[2][41:]  # a backslash: the line is no longer JSON
+        self.write("answers.jsonl", "".join(lines))
+        status, out, _ = run_cli("replay", self.out, self.items)
+        self.assertEqual(status, 1)
+        self.assertIn("line 3: not a JSON record", out)
+        self.assertIn("no usable answer", out)  # and the answer it held is missing
+
     def test_one_character_edit_of_the_file(self):
         with open(self.out) as handle:
             text = handle.read()
