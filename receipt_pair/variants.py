@@ -10,10 +10,14 @@ answer: instructions, rendering, reply schema. The quote check is the same for a
 - v4, worked examples: v3's instructions with v1's free quote and reply order, plus three
   short examples written for this tool (a retry, a wrong object, a command that looks like
   success).
+- v5, meanings, constrained: v2's constrained quote with v3's instructions, and the verdict
+  first as in v1 and v2.
 
 v3 and v4 were written after reading model A's wrong answers on the development set with
 v1: it used "contradicted" for logs that confirmed the claim in other words, and for dry
-runs and plans.
+runs and plans. v5 was written after v3's development run: the reason-first order helped
+model A, but model B (the 0.5B) wrote a verdict word into the reason and then answered
+not_shown to every item.
 """
 
 from . import reader as rd
@@ -118,6 +122,15 @@ T1 command: "pytest -q && echo ALL TESTS PASSED"; T1 output: "2 failed, 41 passe
 Answer: {"verdict": "contradicted", "turn": "T1", "quote": "2 failed, 41 passed in 3.10s", \
 "reason": "Two tests failed; the echo in the command is not output."}"""
 
+INSTRUCTIONS_V5 = MEANINGS + """
+
+Reply with one JSON object and nothing else:
+{"verdict": "shown" | "contradicted" | "not_shown", "turn": "T<n>" or null, \
+"quote": "...", "reason": "..."}
+"quote" is the latest output line about the claimed operation on the claimed object, \
+exactly as printed, from that turn's output; the reply format offers only those lines. For \
+"not_shown", "turn" is null and "quote" is "". "reason" is one short sentence."""
+
 INSTRUCTIONS_V4 = MEANINGS + """
 
 Reply with one JSON object and nothing else:
@@ -140,6 +153,10 @@ def _register():
     rd.register(rd.Reader(
         version="v4", instructions=INSTRUCTIONS_V4, build_messages=rd.messages_v1,
         description="worked examples: v3's meanings, free quote, three short examples"))
+    rd.register(rd.Reader(
+        version="v5", instructions=INSTRUCTIONS_V5, build_messages=rd.messages_v1,
+        schema=lines_schema,
+        description="meanings, constrained: v2's constrained quote with v3's instructions"))
 
 
 _register()
