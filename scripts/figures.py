@@ -11,8 +11,8 @@ is rendered from the named file(s). `scripts/figures.py --update` rewrites every
 `scripts/figures.py --check` (and tests/test_readme_figures.py) fails if any block differs
 from what its files give.
 
-Kinds: `score FILE` (every measure for every arm), `variants FILE...` (one row per reader,
-the pair rule's measures), `traps FILE` (right per trap and arm), `bench FILE`
+Kinds: `score FILE` (every measure for every arm), `variants [ARM] FILE...` (one row per
+reader for one arm, R2 when no arm is named), `choice FILE` (run 2's sealed choice), `traps FILE` (right per trap and arm), `bench FILE`
 (the benchmark's summary), `codes FILE` (the quote check's reason codes per model).
 """
 
@@ -48,7 +48,9 @@ def render_score(paths, arm_list=None):
     return lines
 
 
-def render_variants(paths, arm="R2"):
+def render_variants(paths):
+    """`variants ARM FILE...`: one row per reader's score file, for one arm."""
+    arm, paths = (paths[0], paths[1:]) if paths and paths[0] in ARMS else ("R2", paths)
     lines = ["| reader | " + " | ".join(name for _, name in MEASURES) + " |",
              "|---" * (len(MEASURES) + 1) + "|"]
     for path in paths:
@@ -111,8 +113,23 @@ def render_bench(paths):
     return lines
 
 
+def render_choice(paths):
+    choice = load(paths[0])
+    lines = ["| reader | R2 false shown | within the limit | R2 true shown kept | R2 right "
+             "| model A median s |", "|---|---|---|---|---|---|"]
+    for row in choice["readers"]:
+        lines.append(f"| {row['reader']} | {row['false_shown']} | "
+                     f"{'yes' if row['qualifies'] else 'no'} (at most "
+                     f"{choice['false_shown_limit']}) | {row['true_shown_kept']} | {row['right']} "
+                     f"| {row['median_s_model_a']:.2f} |")
+    lines.append("")
+    lines.append(f"The sealed rule picks **{choice['winner']}**.")
+    return lines
+
+
 RENDERERS = {"score": render_score, "variants": render_variants, "traps": render_traps,
-             "bench": render_bench, "codes": render_codes}
+             "bench": render_bench, "codes": render_codes,
+             "choice": render_choice}
 
 
 def render(spec):
