@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from tests.fakeserver import FakeServer
+from tests.fakeserver import FakeServer, answer
 from tests.helpers import ROOT, TempDirTest
 from tests.test_batch import good, make_items
 
@@ -50,3 +50,25 @@ class SealedRun(TempDirTest):
         done = self.step("check", run)
         self.assertEqual(done.returncode, 1)
         self.assertIn("answers-v1.jsonl: FAILED", done.stdout)
+
+    def test_rerun_compares_with_the_sealed_scores(self):
+        items = self.write("items.jsonl", make_items(3))
+        run, again, moved = self.path("run"), self.path("again"), self.path("moved")
+        with FakeServer() as fake:
+            fake.script("qa", *[good] * 9)
+            fake.script("qb", *[good] * 6, *[answer("not_shown", None, None)] * 3)
+            self.step("design", run, "--items", items, "--model-a", "qa", "--model-b", "qb",
+                      "--base-url", fake.base_url, "--choose", "v1 only")
+            self.assertEqual(self.step("answers", run).returncode, 0)
+            self.assertEqual(self.step("scores", run).returncode, 0)
+            done = self.step("rerun", run, again)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertIn("score-v1.json: the same as in", done.stdout)
+            done = self.step("rerun", run, moved)  # model B now answers not_shown
+            self.assertEqual(done.returncode, 1, done.stderr)
+            self.assertIn("arms.B.false_shown.k: 2 -> 0", done.stdout)
+            self.assertNotIn(".rate:", done.stdout)
+        self.assertEqual(self.step("check", again).returncode, 0)
+        done = self.step("rerun", run, again)
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("already has a sealed design", done.stderr)
