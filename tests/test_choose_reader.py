@@ -2,9 +2,11 @@
 
 import importlib.machinery
 import importlib.util
+import json
 import os
 import unittest
 
+from receipt_pair import reader as rd
 from tests.helpers import ROOT
 
 loader = importlib.machinery.SourceFileLoader("choose_reader",
@@ -41,6 +43,13 @@ class Rule(unittest.TestCase):
         scores = {"v1": score(0, 1, 20), "v4": score(1, 4, 30), "v5": score(1, 4, 30)}
         winner, _ = choose_reader.choose(scores, {"v1": 9.0, "v4": 12.0, "v5": 8.0})
         self.assertEqual(winner, "v5")
+
+
+class Default(unittest.TestCase):
+    def test_the_default_reader_is_the_sealed_winner(self):
+        with open(os.path.join(ROOT, "receipts", "run-2-readers", "choice.json")) as handle:
+            choice = json.load(handle)
+        self.assertEqual(rd.DEFAULT_READER, choice["winner"])
 
 
 if __name__ == "__main__":
