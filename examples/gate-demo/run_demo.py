@@ -224,6 +224,15 @@ def show_witness(work):
                 f"{record['exit_status']}, started {record['started']}")
 
 
+def gate_take(args, work, project, take, message, amend=False):
+    """Commit one take, then ask the gate to push it: (commit, gate status, gate output)."""
+    commit = apply_take(project, take, message, amend=amend)
+    say(f"commit {commit[:7]}  {message}")
+    say()
+    status, text = run_gate(args, work, project, take)
+    return commit, status, text
+
+
 def tell(args, work, kept):
     header("1. A throwaway project, and a bare repository standing in for the server")
     server, project = set_up(work)
@@ -232,10 +241,7 @@ def tell(args, work, kept):
     say(f"server:    {server}  (bare, no commits yet)")
 
     header("2. Take 1: the agent's first try (gross() ignores the rate it is given)")
-    take1 = apply_take(project, "take1", TAKE_1_MESSAGE)
-    say(f"commit {take1[:7]}  {TAKE_1_MESSAGE}")
-    say()
-    status, text = run_gate(args, work, project, "take1")
+    take1, status, text = gate_take(args, work, project, "take1", TAKE_1_MESSAGE)
     if status == errors.EXIT_GATE_COULD_NOT_CHECK:
         explain_could_not_check(text)
         return EXIT_COULD_NOT_CHECK
@@ -249,10 +255,7 @@ def tell(args, work, kept):
     say("The server still has no commits: nothing arrived.")
 
     header("3. Take 2: the agent fixes the bug and amends its unpushed commit")
-    take2 = apply_take(project, "take2", TAKE_2_MESSAGE, amend=True)
-    say(f"commit {take2[:7]}  {TAKE_2_MESSAGE}")
-    say()
-    status, text = run_gate(args, work, project, "take2")
+    take2, status, text = gate_take(args, work, project, "take2", TAKE_2_MESSAGE, amend=True)
     if status == errors.EXIT_GATE_COULD_NOT_CHECK:
         explain_could_not_check(text)
         return EXIT_COULD_NOT_CHECK
