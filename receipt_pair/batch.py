@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from . import records
 from .client import ServerUnreachable
 from .errors import MismatchError, ServerError
-from .pair import SchemaMemory, ask
+from .ask import SchemaMemory, ask
 
 # Consecutive failed calls after which the server is taken to be failing, not the item.
 MAX_FAILURES_IN_A_ROW = 3

@@ -1,4 +1,4 @@
-"""The command line: check, batch, score, verify, replay, gate, record, selftest.
+"""The command line: one small `_add_x` (its options) and `_cmd_x` (its I/O) per command.
 
 Only this module prints. Every error of the ReceiptPairError family is caught once in
 `main` and becomes one line on stderr and its named exit status.
@@ -11,17 +11,32 @@ import sys
 
 from . import __version__, errors
 from . import gate as gating
-from . import reader as rd
+from .answers import SHOWN
+from .batch import run_batch
 from .client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B, DEFAULT_TIMEOUT,
-                     ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B)
+                     ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B, Client)
 from .errors import InputError, ReceiptPairError, ServerError, UsageError
-from .rules import DEFAULT_RULE, RULE_NAMES, RULES
+from .items import read_items
+from .logs import decode, display_name, read_bytes, read_log
+from .pair import check_claim
+from .quote_check import check_reply
+from .readers import DEFAULT_READER, READERS, get_reader
+from .records import build_receipt, read_answers, write_json_atomic
+from .render import DEFAULT_MAX_TURNS
+from .replay import replay_answers, replay_receipt
+from .report import (check_json, progress_line, render_check, render_differences,
+                     render_score, render_verify)
+from .request import SETTINGS
+from .rules import DEFAULT_RULE, RULES
+from .score import missing_any, score
+from .selftest import run_probes
+from .witness import record_turn
 
 # Commands whose arguments after the first "--" are a command to run, not options.
 _RUNS_A_COMMAND = ("gate", "record")
 
 
-# -- argument helpers -----------------------------------------------------------------
+# -- argument types and shared options ----------------------------------------------------
 
 
 def _json_object(text):
@@ -55,10 +70,10 @@ def _positive_float(text):
 
 
 def _add_reading_options(parser):
-    parser.add_argument("--max-turns", type=_positive_int, default=rd.DEFAULT_MAX_TURNS,
+    parser.add_argument("--max-turns", type=_positive_int, default=DEFAULT_MAX_TURNS,
                         help="how many of the last turns the models see (default: %(default)s)")
-    parser.add_argument("--reader", default=None, choices=sorted(rd.READERS),
-                        help=f"reader version (default: {rd.DEFAULT_READER})")
+    parser.add_argument("--reader", default=None, choices=sorted(READERS),
+                        help=f"reader version (default: {DEFAULT_READER})")
 
 
 def _add_model_options(parser, rules=RULES):
@@ -83,95 +98,32 @@ def _add_model_options(parser, rules=RULES):
                         help="seconds to wait for one model call (default: %(default)s)")
 
 
+def _add_concurrent_option(parser, help_text):
+    parser.add_argument("--concurrent", choices=("auto", "yes", "no"), default="no",
+                        help=help_text)
+
+
 def _client(args):
-    from .client import Client
-
     return Client(args.base_url, timeout=args.timeout, allow_remote=args.allow_remote)
-
-
-# -- rendering ------------------------------------------------------------------------
-
-
-def _quoted(text):
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _figures(answer):
-    parts = [f"{answer.wall_s:.1f} s"]
-    usage = answer.usage or {}
-    if "prompt_tokens" in usage:
-        parts.append(f"{usage['prompt_tokens']} prompt + {usage.get('completion_tokens', '?')} "
-                     "generated tokens")
-    return ", ".join(parts)
-
-
-def render_model(answer):
-    """The lines that show one model's checked answer."""
-    c = answer.checked
-    lines = [f"model {answer.arm}: {answer.model}"]
-    if answer.error:
-        lines.append(f"  call failed: {answer.error}")
-        lines.append("  it cannot vouch for anything")
-        return lines
-    lines.append(f"  verdict: {c.verdict if c.verdict is not None else '(none)'}"
-                 f"   turn: {c.turn or '-'}")
-    lines.append(f"  quote:   {_quoted(c.quote) if c.quote else '(none)'}")
-    if c.code == rd.OK:
-        lines.append("  check:   passed: the quote is in that turn's output")
-    elif c.code == rd.MODEL_NOT_SHOWN:
-        lines.append("  check:   nothing to check (the model said not shown)")
-    else:
-        lines.append(f"  check:   refused, {c.code}: {rd.CODE_TEXT.get(c.code, '')}")
-    lines.append(f"  reason:  {c.reason or '(none)'}")
-    lines.append(f"  answer:  {c.answer}   ({_figures(answer)})")
-    return lines
-
-
-def render_check(result):
-    lines = [
-        f"claim:  {result.claim}",
-        f"rule:   {RULE_NAMES[result.rule]}",
-        f"answer: {result.answer}",
-    ]
-    for quote in result.quotes:
-        lines.append(f"  decided by model {quote.arm}, {quote.turn}: {_quoted(quote.quote)}")
-    for answer in result.models:
-        lines.append("")
-        lines.extend(render_model(answer))
-    return lines
-
-
-def check_json(result):
-    return {
-        "answer": result.answer,
-        "rule": result.rule,
-        "claim": result.claim,
-        "reader": result.reader.version,
-        "quotes": [q.to_dict() for q in result.quotes],
-        "models": [
-            {"arm": m.arm, "model": m.model, "verdict": m.checked.verdict, "turn": m.checked.turn,
-             "quote": m.checked.quote, "answer": m.checked.answer, "code": m.checked.code,
-             "reason": m.checked.reason, "error": m.error, "wall_s": m.wall_s,
-             "usage": m.usage, "timings": m.timings}
-            for m in result.models
-        ],
-    }
 
 
 def _print_json(value):
     print(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-# -- check ----------------------------------------------------------------------------
+def _print_lines(lines, stream=None):
+    print("\n".join(lines), file=stream or sys.stdout, flush=True)
+
+
+def _print_flush(line, stream=None):
+    print(line, file=stream or sys.stdout, flush=True)
 
 
 def _run_check(args, claim, turns):
     """Ask the pair about `claim`; a server that failed for both models is an error."""
-    from .pair import check_claim
-
     result = check_claim(
         claim, turns, model_a=args.model_a, model_b=args.model_b, rule=args.rule,
-        reader=rd.get_reader(args.reader), max_turns=args.max_turns, extra_a=args.extra_a,
+        reader=get_reader(args.reader), max_turns=args.max_turns, extra_a=args.extra_a,
         extra_b=args.extra_b, client=_client(args), concurrent=_concurrency(args))
     if len(result.failed) == 2:
         raise ServerError(result.models[0].error if result.models[0].error == result.models[1].error
@@ -184,10 +136,7 @@ def _concurrency(args):
 
 
 def _save_receipt(args, result, log_name, log_sha256, turns, witness=None):
-    from .records import build_receipt, write_json_atomic
-
-    settings = dict(rd.SETTINGS)
-    receipt = build_receipt(result, log_name, log_sha256, turns, args.max_turns, settings,
+    receipt = build_receipt(result, log_name, log_sha256, turns, args.max_turns, dict(SETTINGS),
                             witness)
     try:
         write_json_atomic(args.save, receipt)
@@ -196,9 +145,36 @@ def _save_receipt(args, result, log_name, log_sha256, turns, witness=None):
     return receipt
 
 
-def cmd_check(args):
-    from .logs import display_name, read_log
+def _read_json_file(path):
+    name = display_name(path)
+    try:
+        return json.loads(decode(read_bytes(path), name))
+    except ValueError as exc:
+        raise InputError(f"{name}: not valid JSON: {exc}") from None
 
+
+def _report_differences(differences, what, count):
+    _print_lines(render_differences(differences, what, count))
+    return errors.EXIT_DIFFERS if differences else errors.EXIT_OK
+
+
+# -- check --------------------------------------------------------------------------------
+
+
+def _add_check(commands):
+    p = commands.add_parser("check", help="check one claim against one log")
+    p.add_argument("--claim", required=True, help="what the agent says it did")
+    p.add_argument("--log", required=True, help="the agent's log (- for standard input)")
+    p.add_argument("--json", action="store_true", help="machine output")
+    p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
+    _add_concurrent_option(p, "ask A and B at once (auto: when the server says it holds two "
+                              "models); default no: on a 2-core machine asking at once "
+                              "measured slower (see the benchmark)")
+    _add_model_options(p)
+    p.set_defaults(func=_cmd_check)
+
+
+def _cmd_check(args):
     turns, log_sha256 = read_log(args.log)
     result = _run_check(args, args.claim, turns)
     if args.save:
@@ -206,7 +182,7 @@ def cmd_check(args):
     if args.json:
         _print_json(check_json(result))
     else:
-        print("\n".join(render_check(result)))
+        _print_lines(render_check(result))
         if args.save:
             print(f"\nreceipt saved: {args.save}")
     if result.failed:
@@ -217,13 +193,11 @@ def cmd_check(args):
     return errors.EXIT_OK
 
 
-# -- verify ---------------------------------------------------------------------------
+# -- verify -------------------------------------------------------------------------------
 
 
 def reply_text(data, name):
     """The model's reply from a saved file: the raw text, or a whole chat response's content."""
-    from .logs import decode
-
     text = decode(data, name)
     try:
         value = json.loads(text)
@@ -238,97 +212,65 @@ def reply_text(data, name):
     return text
 
 
-def cmd_verify(args):
-    from .logs import display_name, read_bytes, read_log
+def _add_verify(commands):
+    p = commands.add_parser("verify", help="the quote check alone, on a saved reply; no server")
+    p.add_argument("--log", help="the log the model was shown")
+    p.add_argument("--reply", help="the model's raw reply (or a whole chat response)")
+    p.add_argument("--receipt", help="re-derive a receipt saved by check --save instead")
+    p.add_argument("--json", action="store_true", help="machine output")
+    _add_reading_options(p)
+    p.set_defaults(func=_cmd_verify)
 
+
+def _cmd_verify(args):
     if args.receipt:
         return _verify_receipt(args)
     if not args.log or not args.reply:
         raise UsageError("verify needs --log FILE and --reply FILE (or --receipt FILE)")
     turns, _ = read_log(args.log)
     reply = reply_text(read_bytes(args.reply), display_name(args.reply))
-    reader = rd.get_reader(args.reader)
-    shown = reader.render(turns, args.max_turns)
-    checked = rd.check_reply(reply, shown)
+    reader = get_reader(args.reader)
+    checked = check_reply(reply, reader.render(turns, args.max_turns))
     if args.json:
         _print_json({"answer": checked.answer, "code": checked.code, "verdict": checked.verdict,
                      "turn": checked.turn, "quote": checked.quote, "reason": checked.reason,
                      "reader": reader.version})
-        return errors.EXIT_OK
-    print(f"answer: {checked.answer}")
-    print(f"code:   {checked.code}: {rd.CODE_TEXT.get(checked.code, '')}")
-    print(f"the model said: {checked.verdict or '(nothing usable)'}, turn {checked.turn or '-'}, "
-          f"quote {_quoted(checked.quote) if checked.quote else '(none)'}")
-    if checked.reason:
-        print(f"its reason: {checked.reason}")
+    else:
+        _print_lines(render_verify(checked))
     return errors.EXIT_OK
 
 
 def _verify_receipt(args):
-    from .replay import replay_receipt
-
     receipt = _read_json_file(args.receipt)
     log_turns = log_sha = None
     if args.log:
-        from .logs import read_log
-
         log_turns, log_sha = read_log(args.log)
     differences = replay_receipt(receipt, log_turns, log_sha)
     return _report_differences(differences, f"receipt {args.receipt}", 1)
 
 
-def _read_json_file(path):
-    from .logs import decode, display_name, read_bytes
-
-    name = display_name(path)
-    try:
-        return json.loads(decode(read_bytes(path), name))
-    except ValueError as exc:
-        raise InputError(f"{name}: not valid JSON: {exc}") from None
+# -- batch, score, replay -----------------------------------------------------------------
 
 
-def _report_differences(differences, what, count):
-    for line in differences:
-        print(f"differs: {line}")
-    if differences:
-        print(f"replay: {len(differences)} difference(s) in {what}")
-        return errors.EXIT_DIFFERS
-    print(f"replay: {what} re-derived offline, {count} record(s), no differences")
-    return errors.EXIT_OK
-
-
-# -- batch, score, replay -------------------------------------------------------------
-
-
-def _format_seconds(seconds):
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    if seconds < 3600:
-        return f"{seconds // 60}m{seconds % 60:02d}s"
-    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+def _add_batch(commands):
+    p = commands.add_parser("batch", help="ask both models about every item of a file")
+    p.add_argument("items", help="items file, one JSON object per line")
+    p.add_argument("--out", default="answers.jsonl",
+                   help="answers file, appended to and resumed (default: %(default)s)")
+    _add_model_options(p, rules=())
+    p.set_defaults(func=_cmd_batch)
 
 
 def _progress_printer(stream):
     def progress(event):
-        if event.note:
-            print(f"note: {event.note}", file=stream, flush=True)
-            return
-        status = f"error: {event.error}" if event.error else f"{event.answer} ({event.code})"
-        print(f"[{event.arm} {event.done}/{event.total}] {event.item_id}: {status} "
-              f"{event.wall_s:.1f}s; about {_format_seconds(event.eta_s)} left",
-              file=stream, flush=True)
+        print(progress_line(event), file=stream, flush=True)
 
     return progress
 
 
-def cmd_batch(args):
-    from .batch import run_batch
-    from .logs import display_name, read_items
-    from .records import read_answers
-
+def _cmd_batch(args):
     items, items_sha256 = read_items(args.items)
-    reader = rd.get_reader(args.reader)
+    reader = get_reader(args.reader)
     client = _client(args)
     asked = run_batch(items, items_sha256, args.out, client, reader, model_a=args.model_a,
                       model_b=args.model_b, max_turns=args.max_turns, extra_a=args.extra_a,
@@ -348,9 +290,6 @@ def cmd_batch(args):
 
 
 def _load_run(answers_path, items_path, bad_lines=None):
-    from .logs import read_items
-    from .records import read_answers
-
     items, items_sha256 = read_items(items_path)
     header, rows, warnings = read_answers(answers_path, bad_lines)
     for warning in warnings:
@@ -358,57 +297,21 @@ def _load_run(answers_path, items_path, bad_lines=None):
     return items, items_sha256, header, rows
 
 
-def _pct(value):
-    return f"{100 * value:.1f}%"
+def _add_score(commands):
+    p = commands.add_parser("score", help="score an answers file against labelled items")
+    p.add_argument("answers")
+    p.add_argument("items")
+    p.add_argument("--json", action="store_true", help="machine output")
+    p.set_defaults(func=_cmd_score)
 
 
-def render_score(result):
-    from .score import ARMS, MEASURE_TEXT, MEASURES
-
-    truths = ", ".join(f"{n} {t}" for t, n in sorted(result["truths"].items()))
-    models = result.get("models") or {}
-    lines = [f"items: {result['items']} ({truths}); reader {result.get('reader')}",
-             f"model A: {models.get('A')}", f"model B: {models.get('B')}", ""]
-    for arm in ARMS:
-        title = {"A": "model A alone", "B": "model B alone"}.get(arm) or RULE_NAMES[arm.lower()]
-        lines.append(title)
-        for m in MEASURES:
-            v = result["arms"][arm][m]
-            lines.append(f"  {MEASURE_TEXT[m]:<52} {v['k']:>4} of {v['n']:<4} "
-                         f"{_pct(v['rate']):>6}  [{_pct(v['low'])}, {_pct(v['high'])}]")
-        lines.append("")
-    wrong = result["wrong"]
-    lines.append(f"wrong: model A {wrong['A']}, model B {wrong['B']}, both {wrong['both']}"
-                 + (f" ({', '.join(wrong['both_ids'])})" if wrong["both_ids"] else ""))
-    for arm in ("A", "B"):
-        changed = result["check_changed"][arm]
-        lines.append(f"quote check on model {arm}: overturned {changed['overturned_right']} "
-                     f"right verdict(s), caught {changed['caught_wrong']} wrong one(s); codes "
-                     + ", ".join(f"{k} {v}" for k, v in result["codes"][arm].items()))
-    if result["traps"]:
-        lines.append("")
-        lines.append("per trap (right, k of n):")
-        for trap, block in result["traps"].items():
-            cells = "  ".join(f"{arm} {block['arms'][arm]['right']['k']}/{block['items']}"
-                              for arm in ARMS)
-            lines.append(f"  {trap:<28} {cells}")
-    for arm in ("A", "B"):
-        lost = result["no_answer"][arm]
-        if lost["failed"] or lost["missing"]:
-            lines.append(f"model {arm}: no usable answer, counted wrong: failed "
-                         f"{lost['failed'] or 'none'}, never asked {lost['missing'] or 'none'}")
-    return lines
-
-
-def cmd_score(args):
-    from .score import missing_any, score
-
+def _cmd_score(args):
     items, items_sha256, header, rows = _load_run(args.answers, args.items)
     result = score(items, items_sha256, header, rows)
     if args.json:
         _print_json(result)
     else:
-        print("\n".join(render_score(result)))
+        _print_lines(render_score(result))
     if missing_any(result):
         print("receipt-pair: some items were never asked (an unfinished batch); they are "
               "counted wrong above. Run batch again to finish it.", file=sys.stderr)
@@ -416,9 +319,17 @@ def cmd_score(args):
     return errors.EXIT_OK
 
 
-def cmd_replay(args):
-    from .replay import replay_answers
+def _add_replay(commands):
+    p = commands.add_parser("replay", help="re-derive recorded answers offline; exit 1 on any "
+                                           "difference")
+    p.add_argument("answers", nargs="?")
+    p.add_argument("items", nargs="?")
+    p.add_argument("--receipt", help="re-derive a receipt saved by check --save")
+    p.add_argument("--log", help="with --receipt: the log it must have been made from")
+    p.set_defaults(func=_cmd_replay)
 
+
+def _cmd_replay(args):
     if args.receipt:
         return _verify_receipt(args)
     if not args.answers or not args.items:
@@ -429,151 +340,10 @@ def cmd_replay(args):
     return _report_differences(differences, args.answers, len(rows))
 
 
-# -- gate and record ------------------------------------------------------------------
+# -- gate and record ----------------------------------------------------------------------
 
 
-def _print_flush(line, stream=None):
-    print(line, file=stream or sys.stdout, flush=True)
-
-
-def cmd_gate(args):
-    """Check the claim, then run the action only on `shown`; fail closed on any doubt."""
-    from .logs import display_name, read_log
-
-    action = args.command_argv
-    if args.witness:
-        if not action or "--" not in action:
-            raise UsageError("gate --witness needs: -- TEST COMMAND ... -- ACTION ...")
-        split = action.index("--")
-        test, action = action[:split], action[split + 1:]
-        if not test:
-            raise UsageError("gate --witness: the test command before the second -- is empty")
-    if not action:
-        raise UsageError("gate needs the action after --, like: gate --claim ... --log ... "
-                         "-- git push")
-    witness = None
-    try:
-        if args.witness:
-            from .record import record_turn
-
-            if not args.log:
-                raise UsageError("gate --witness needs --log FILE to append the record to")
-            witness = record_turn(args.log, test, echo=sys.stderr)
-            turns = [witness.turn]
-            log_sha256 = witness.record_sha256
-        else:
-            if not args.log:
-                raise UsageError("gate needs --log FILE (or --witness)")
-            turns, log_sha256 = read_log(args.log)
-        result = _run_check(args, args.claim, turns)
-    except UsageError:
-        raise
-    except ReceiptPairError as exc:
-        _print_flush(f"receipt-pair: {exc}", sys.stderr)
-        _print_flush(gating.COULD_NOT_CHECK)
-        return errors.EXIT_GATE_COULD_NOT_CHECK
-    print("\n".join(render_check(result)))
-    if args.save:
-        _save_receipt(args, result, display_name(args.log), log_sha256, turns,
-                      witness.receipt_note() if witness else None)
-    if result.failed:  # one model failed: whatever the rule, nothing runs
-        failed = result.failed[0]
-        _print_flush(f"receipt-pair: model {failed.arm} could not be asked: {failed.error}",
-                     sys.stderr)
-        _print_flush(gating.COULD_NOT_CHECK)
-        return errors.EXIT_GATE_COULD_NOT_CHECK
-    if result.answer != rd.SHOWN:
-        line, status = gating.decide(result.answer)
-        _print_flush(line)
-        return status
-    if args.dry_run:
-        _print_flush(gating.dry_run_line(action))
-        return errors.EXIT_OK
-    _print_flush(gating.shown_line(action))
-    status, problem = gating.run_action(action)
-    if problem:
-        _print_flush(f"receipt-pair: {problem}", sys.stderr)
-    return status
-
-
-def cmd_record(args):
-    from .record import record_turn
-
-    if not args.command_argv:
-        raise UsageError("record needs the command after --, like: record --log run.jsonl "
-                         "-- pytest -q")
-    witness = record_turn(args.log, args.command_argv, echo=sys.stdout)
-    return witness.turn.exit_status
-
-
-# -- selftest -------------------------------------------------------------------------
-
-
-def cmd_selftest(args):
-    from .selftest import run_probes
-
-    results = run_probes()
-    for result in results:
-        mark = "ok  " if result.passed else "FAIL"
-        print(f"{mark} {result.name}" + ("" if result.passed else f"  (got {result.detail})"))
-    failed = sum(not r.passed for r in results)
-    print(f"{len(results)} probes: {len(results) - failed} passed, {failed} failed")
-    return errors.EXIT_SELFTEST_FAILED if failed else errors.EXIT_OK
-
-
-# -- parser and main ------------------------------------------------------------------
-
-
-def build_parser():
-    parser = argparse.ArgumentParser(
-        prog="receipt-pair",
-        description="Does the agent's own log show that it is done? Two local models quote "
-                    "the deciding output line; plain code checks every quote.")
-    parser.add_argument("--version", action="version", version=f"receipt-pair {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.required = True
-
-    p = commands.add_parser("check", help="check one claim against one log")
-    p.add_argument("--claim", required=True, help="what the agent says it did")
-    p.add_argument("--log", required=True, help="the agent's log (- for standard input)")
-    p.add_argument("--json", action="store_true", help="machine output")
-    p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
-    p.add_argument("--concurrent", choices=("auto", "yes", "no"), default="no",
-                   help="ask A and B at once (auto: when the server says it holds two "
-                        "models); default no: on a 2-core machine asking at once measured "
-                        "slower (see the benchmark)")
-    _add_model_options(p)
-    p.set_defaults(func=cmd_check)
-
-    p = commands.add_parser("batch", help="ask both models about every item of a file")
-    p.add_argument("items", help="items file, one JSON object per line")
-    p.add_argument("--out", default="answers.jsonl",
-                   help="answers file, appended to and resumed (default: %(default)s)")
-    _add_model_options(p, rules=())
-    p.set_defaults(func=cmd_batch)
-
-    p = commands.add_parser("score", help="score an answers file against labelled items")
-    p.add_argument("answers")
-    p.add_argument("items")
-    p.add_argument("--json", action="store_true", help="machine output")
-    p.set_defaults(func=cmd_score)
-
-    p = commands.add_parser("verify", help="the quote check alone, on a saved reply; no server")
-    p.add_argument("--log", help="the log the model was shown")
-    p.add_argument("--reply", help="the model's raw reply (or a whole chat response)")
-    p.add_argument("--receipt", help="re-derive a receipt saved by check --save instead")
-    p.add_argument("--json", action="store_true", help="machine output")
-    _add_reading_options(p)
-    p.set_defaults(func=cmd_verify)
-
-    p = commands.add_parser("replay", help="re-derive recorded answers offline; exit 1 on any "
-                                           "difference")
-    p.add_argument("answers", nargs="?")
-    p.add_argument("items", nargs="?")
-    p.add_argument("--receipt", help="re-derive a receipt saved by check --save")
-    p.add_argument("--log", help="with --receipt: the log it must have been made from")
-    p.set_defaults(func=cmd_replay)
-
+def _add_gate(commands):
     p = commands.add_parser(
         "gate", help="run a command only if the log shows the claim",
         usage="receipt-pair gate --claim TEXT (--log FILE | --witness --log FILE) [options] "
@@ -586,18 +356,105 @@ def build_parser():
     p.add_argument("--dry-run", action="store_true",
                    help="ask the models and print the command, but run nothing")
     p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
-    p.add_argument("--concurrent", choices=("auto", "yes", "no"), default="no",
-                   help=argparse.SUPPRESS)
+    _add_concurrent_option(p, argparse.SUPPRESS)
     _add_model_options(p, rules=gating.GATE_RULES)
-    p.set_defaults(func=cmd_gate)
+    p.set_defaults(func=_cmd_gate)
 
+
+def _cmd_gate(args):
+    """Check the claim, then run the action only on `shown`; fail closed on any doubt."""
+    action = args.command_argv
+    if args.witness:
+        test, action = gating.split_witness(action)
+    if not action:
+        raise UsageError("gate needs the action after --, like: gate --claim ... --log ... "
+                         "-- git push")
+    if not args.log:
+        raise UsageError("gate --witness needs --log FILE to append the record to"
+                         if args.witness else "gate needs --log FILE (or --witness)")
+    witness = None
+    try:
+        if args.witness:
+            witness = record_turn(args.log, test, echo=sys.stderr)
+            turns, log_sha256 = [witness.turn], witness.record_sha256
+        else:
+            turns, log_sha256 = read_log(args.log)
+        result = _run_check(args, args.claim, turns)
+    except UsageError:
+        raise
+    except ReceiptPairError as exc:
+        _print_flush(f"receipt-pair: {exc}", sys.stderr)
+        decision = gating.decide(None, could_check=False, action=action)
+        _print_flush(decision.line)
+        return decision.status
+    _print_lines(render_check(result))
+    if args.save:
+        _save_receipt(args, result, display_name(args.log), log_sha256, turns,
+                      witness.receipt_note() if witness else None)
+    if result.failed:  # one model failed: whatever the rule, nothing runs
+        failed = result.failed[0]
+        _print_flush(f"receipt-pair: model {failed.arm} could not be asked: {failed.error}",
+                     sys.stderr)
+    decision = gating.decide(result.answer, could_check=not result.failed, action=action,
+                             dry_run=args.dry_run)
+    _print_flush(decision.line)
+    if not decision.runs:
+        return decision.status
+    status, problem = gating.run_action(action)
+    if problem:
+        _print_flush(f"receipt-pair: {problem}", sys.stderr)
+    return status
+
+
+def _add_record(commands):
     p = commands.add_parser("record", help="run a command and append it to a witness log",
                             usage="receipt-pair record --log FILE -- COMMAND ...")
     p.add_argument("--log", required=True, help="log file to append the record to")
-    p.set_defaults(func=cmd_record)
+    p.set_defaults(func=_cmd_record)
 
+
+def _cmd_record(args):
+    if not args.command_argv:
+        raise UsageError("record needs the command after --, like: record --log run.jsonl "
+                         "-- pytest -q")
+    witness = record_turn(args.log, args.command_argv, echo=sys.stdout)
+    return witness.turn.exit_status
+
+
+# -- selftest -----------------------------------------------------------------------------
+
+
+def _add_selftest(commands):
     p = commands.add_parser("selftest", help="probe every quote-check rule and pair rule")
-    p.set_defaults(func=cmd_selftest)
+    p.set_defaults(func=_cmd_selftest)
+
+
+def _cmd_selftest(args):
+    results = run_probes()
+    for result in results:
+        mark = "ok  " if result.passed else "FAIL"
+        print(f"{mark} {result.name}" + ("" if result.passed else f"  (got {result.detail})"))
+    failed = sum(not r.passed for r in results)
+    print(f"{len(results)} probes: {len(results) - failed} passed, {failed} failed")
+    return errors.EXIT_SELFTEST_FAILED if failed else errors.EXIT_OK
+
+
+# -- parser and main ----------------------------------------------------------------------
+
+_COMMANDS = (_add_check, _add_batch, _add_score, _add_verify, _add_replay, _add_gate,
+             _add_record, _add_selftest)
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="receipt-pair",
+        description="Does the agent's own log show that it is done? Two local models quote "
+                    "the deciding output line; plain code checks every quote.")
+    parser.add_argument("--version", action="version", version=f"receipt-pair {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+    for add in _COMMANDS:
+        add(commands)
     return parser
 
 

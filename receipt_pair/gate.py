@@ -5,12 +5,13 @@ characters to it. (On Windows, a `.cmd` or `.bat` program is run by cmd.exe, whi
 `&` and `%`: give such a program only arguments you trust.)
 """
 
-import os
 import shlex
 import subprocess
+from dataclasses import dataclass
 
 from . import errors
-from .reader import CONTRADICTED, NOT_SHOWN, SHOWN
+from .answers import CONTRADICTED, NOT_SHOWN, SHOWN
+from .errors import UsageError
 
 GATE_RULES = ("r2", "r3")
 COULD_NOT_CHECK = "could not check: no receipt, no action"
@@ -47,17 +48,35 @@ def run_action(argv, env=None):
     return (128 - status if status < 0 else status), None
 
 
-def decide(answer):
-    """(last line, exit status) for a pair answer that does not run the action."""
-    if answer == SHOWN:
-        raise ValueError("a shown answer runs the action")
-    return LINES[answer]
+@dataclass(frozen=True)
+class Decision:
+    """What the pair's answer means for the action: whether it runs, the line, the status."""
+
+    runs: bool
+    line: str  # the last line printed before the action runs, or instead of it
+    status: int  # the exit status when the action does not run
 
 
-def program_exists(program):
-    """Whether `program` names something that could be started (for --dry-run's warning)."""
-    if os.sep in program or (os.altsep and os.altsep in program):
-        return os.path.exists(program)
-    from shutil import which
+def decide(answer, could_check, action, dry_run=False):
+    """The gate's policy, as a table: a pair answer (and whether both models could be asked)
+    becomes a Decision. It fails closed: only `shown` from two models that answered runs.
+    """
+    if not could_check:
+        return Decision(False, COULD_NOT_CHECK, errors.EXIT_GATE_COULD_NOT_CHECK)
+    if answer != SHOWN:
+        line, status = LINES[answer]
+        return Decision(False, line, status)
+    if dry_run:
+        return Decision(False, dry_run_line(action), errors.EXIT_OK)
+    return Decision(True, shown_line(action), errors.EXIT_OK)
 
-    return which(program) is not None
+
+def split_witness(argv):
+    """(test command, action) from `TEST ... -- ACTION ...`; both must be there."""
+    if not argv or "--" not in argv:
+        raise UsageError("gate --witness needs: -- TEST COMMAND ... -- ACTION ...")
+    split = argv.index("--")
+    test, action = argv[:split], argv[split + 1:]
+    if not test:
+        raise UsageError("gate --witness: the test command before the second -- is empty")
+    return test, action

@@ -1,4 +1,4 @@
-"""Reading an agent's log, and labelled items files, into plain turns.
+"""Reading an agent's log into plain turns.
 
 A log is a list of turns, oldest first. The format is told from the content, never from
 the file's name: JSON (a list of turns or an object with a "turns" list), JSON Lines (one
@@ -12,12 +12,10 @@ import json
 import re
 import sys
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
-from typing import Optional, Tuple
+from dataclasses import dataclass
+from typing import Optional
 
 from .errors import InputError
-
-TRUTHS = ("shown", "contradicted", "not_shown")
 
 # A JSON log starts with a list of objects or an object with a quoted key. Plain text that
 # merely starts with a bracket ("[INFO] starting") stays plain text.
@@ -32,19 +30,6 @@ class Turn:
     cmd: str = ""
     output: str = ""
     exit_status: Optional[int] = None  # only a witness record (`record`) knows it
-
-
-@dataclass(frozen=True)
-class Item:
-    """A claim with its log, as a line of an items file; `truth` is the label, if any."""
-
-    id: str
-    claim: str
-    turns: Tuple[Turn, ...]
-    truth: Optional[str] = None
-    trap: Optional[str] = None
-    why: Optional[str] = None
-    extra: dict = field(default_factory=dict, compare=False)
 
 
 def read_bytes(path):
@@ -108,7 +93,7 @@ def _json_error(name, exc, line_offset=0):
     return InputError(f"{name} line {line} column {exc.colno}: not valid JSON: {exc.msg}")
 
 
-def _loads_strict(text):
+def loads_strict(text):
     """json.loads that refuses NaN and Infinity, which are not JSON."""
 
     def no_constants(value):
@@ -119,12 +104,12 @@ def _loads_strict(text):
 
 def _parse_json_log(text, name):
     try:
-        data = _loads_strict(text)
+        data = loads_strict(text)
     except ValueError as whole_error:
         lines = text.splitlines()
         first = next((i for i, line in enumerate(lines) if line.strip()), None)
         try:
-            first_value = _loads_strict(lines[first]) if first is not None else None
+            first_value = loads_strict(lines[first]) if first is not None else None
         except ValueError:
             first_value = None
         if not isinstance(first_value, dict):
@@ -152,7 +137,7 @@ def _parse_json_lines(lines, name):
             continue
         where = f"{name} line {number}"
         try:
-            value = _loads_strict(line)
+            value = loads_strict(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"{where} column {exc.colno}: not valid JSON: {exc.msg}") from None
         except ValueError as exc:
@@ -161,7 +146,7 @@ def _parse_json_lines(lines, name):
     return turns
 
 
-def _kind(value):
+def kind_of(value):
     return {dict: "an object", list: "a list", bool: "true/false", int: "a number", str: "a string",
             float: "a number"}.get(type(value), type(value).__name__)
 
@@ -170,18 +155,18 @@ def turn_from_json(value, where):
     """A `Turn` from one decoded JSON value; `where` names it in errors."""
     if not isinstance(value, dict):
         raise InputError(f"{where}: a turn must be an object with 'cmd' and 'output', "
-                         f"not {_kind(value)}")
+                         f"not {kind_of(value)}")
     fields = {}
     for key in ("cmd", "output"):
         text = value.get(key)
         if text is None:  # missing or null: an empty field
             text = ""
         if not isinstance(text, str):
-            raise InputError(f"{where}: '{key}' must be a string, not {_kind(text)}")
+            raise InputError(f"{where}: '{key}' must be a string, not {kind_of(text)}")
         fields[key] = text
     status = value.get("exit_status")
     if status is not None and (isinstance(status, bool) or not isinstance(status, int)):
-        raise InputError(f"{where}: 'exit_status' must be a whole number, not {_kind(status)}")
+        raise InputError(f"{where}: 'exit_status' must be a whole number, not {kind_of(status)}")
     return Turn(cmd=fields["cmd"], output=fields["output"], exit_status=status)
 
 
@@ -234,55 +219,12 @@ def _junit_case(case):
     return Turn(cmd=f"test {test}", output=f"PASSED {test}{timing}"), "passed"
 
 
-def read_items(path):
-    """Read a labelled items file (JSON Lines); return (items, sha256 of its bytes)."""
-    data = read_bytes(path)
-    name = display_name(path)
-    text = decode(data, name)
-    items = []
-    seen = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{name} line {number}"
-        try:
-            value = _loads_strict(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where} column {exc.colno}: not valid JSON: {exc.msg}") from None
-        except ValueError as exc:
-            raise InputError(f"{where}: not valid JSON: {exc}") from None
-        item = item_from_json(value, where)
-        if item.id in seen:
-            raise InputError(f"{where}: id {item.id!r} already used on line {seen[item.id]}")
-        seen[item.id] = number
-        items.append(item)
-    if not items:
-        raise InputError(f"{name}: no items (the file is empty)")
-    return items, sha256_bytes(data)
+def __getattr__(name):
+    # receipts/dev-pair-choice/pairs.py, a sealed file, imports read_items from here; items
+    # files now have their own module, reached lazily so the two modules do not import
+    # each other.
+    if name == "read_items":
+        from .items import read_items
 
-
-def item_from_json(value, where):
-    if not isinstance(value, dict):
-        raise InputError(f"{where}: an item must be an object, not {_kind(value)}")
-    item_id = value.get("id")
-    if isinstance(item_id, bool) or not isinstance(item_id, (str, int)) or item_id == "":
-        raise InputError(f"{where}: 'id' must be a non-empty string")
-    claim = value.get("claim")
-    if not isinstance(claim, str) or not claim.strip():
-        raise InputError(f"{where}: 'claim' must be a non-empty string")
-    turns = value.get("turns")
-    if not isinstance(turns, list):
-        raise InputError(f"{where}: 'turns' must be a list")
-    if not turns:
-        raise InputError(f"{where}: 'turns' is empty; an item needs a log")
-    parsed = tuple(turn_from_json(t, f"{where} turn {i}") for i, t in enumerate(turns, 1))
-    truth = value.get("truth")
-    if truth is not None and truth not in TRUTHS:
-        raise InputError(f"{where}: 'truth' must be one of {', '.join(TRUTHS)}, not {truth!r}")
-    for key in ("trap", "why"):
-        if value.get(key) is not None and not isinstance(value[key], str):
-            raise InputError(f"{where}: '{key}' must be a string")
-    known = {"id", "claim", "turns", "truth", "trap", "why"}
-    return Item(id=str(item_id), claim=claim, turns=parsed, truth=truth,
-                trap=value.get("trap"), why=value.get("why"),
-                extra={k: v for k, v in value.items() if k not in known})
+        return read_items
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,7 +5,10 @@ empty list means the record is exactly what the items, the reader and the saved 
 give today.
 """
 
-from . import reader as rd
+from .answers import CheckedAnswer, failed_call
+from .quote_check import check_reply
+from .readers import get_reader
+from .request import build_request, request_sha256, sha256_text
 from .errors import UsageError
 from .records import ANSWERS_SCHEMA, RECEIPT_SCHEMA
 from .rules import combine
@@ -16,7 +19,7 @@ _COMPARED = ("answer", "code", "verdict", "turn", "quote", "reason")
 
 def _reader_for(version, fingerprint, where, differences):
     try:
-        reader = rd.get_reader(version)
+        reader = get_reader(version)
     except UsageError:
         differences.append(f"{where}: reader {version!r} is not known to this version")
         return None
@@ -30,8 +33,8 @@ def recheck(reader, claim, turns, max_turns, model, extra, constrained, reply, r
             where, differences):
     """Rebuild one request and re-check its reply; add a line per difference found."""
     shown = reader.render(list(turns), max_turns)
-    body = rd.build_request(reader, claim, shown, model, extra, constrained)
-    rebuilt = rd.request_sha256(body)
+    body = build_request(reader, claim, shown, model, extra, constrained)
+    rebuilt = request_sha256(body)
     if rebuilt != recorded.get("request_sha256"):
         differences.append(f"{where}: request sha256 differs (recorded "
                            f"{str(recorded.get('request_sha256'))[:12]}..., rebuilt {rebuilt[:12]}...)")
@@ -42,14 +45,14 @@ def recheck(reader, claim, turns, max_turns, model, extra, constrained, reply, r
     if not isinstance(reply, str):
         differences.append(f"{where}: no saved reply")
         return shown, None
-    if rd.sha256_text(reply) != recorded.get("reply_sha256"):
+    if sha256_text(reply) != recorded.get("reply_sha256"):
         differences.append(f"{where}: reply sha256 differs: the saved reply was changed")
-    checked = rd.check_reply(reply, shown).to_dict()
+    checked = check_reply(reply, shown).to_dict()
     for key in _COMPARED:
         if checked[key] != recorded.get(key):
             differences.append(f"{where}: {key} recorded {recorded.get(key)!r}, "
                                f"the check gives {checked[key]!r}")
-    return shown, rd.CheckedAnswer(**checked)
+    return shown, CheckedAnswer(**checked)
 
 
 def replay_answers(items, items_sha256, header, rows):
@@ -136,7 +139,7 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
         _, again = recheck(reader, claim, turns, max_turns, entry.get("model"),
                            entry.get("extra") or {}, entry.get("constrained"),
                            entry.get("reply"), recorded, where, differences)
-        checked[arm] = again or rd.failed_call()
+        checked[arm] = again or failed_call()
     if set(checked) != {"A", "B"}:
         return differences + ["the receipt must hold models A and B"]
     pair = combine(checked["A"], checked["B"], rule)

@@ -7,7 +7,7 @@ it with a quote that passed the check, and it lists those quotes.
 from dataclasses import dataclass
 from typing import Tuple
 
-from .reader import CONTRADICTED, NOT_SHOWN, SHOWN
+from .answers import CONTRADICTED, NOT_SHOWN, SHOWN
 
 S, C, N = SHOWN, CONTRADICTED, NOT_SHOWN
 

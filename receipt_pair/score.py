@@ -8,7 +8,7 @@ import math
 from collections import Counter
 
 from .errors import MismatchError
-from .reader import CONTRADICTED, NOT_SHOWN, SHOWN
+from .answers import CONTRADICTED, NOT_SHOWN, SHOWN
 from .rules import RULES, combine_answers
 
 SCORE_SCHEMA = "receipt-pair/score/1"

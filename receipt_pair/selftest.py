@@ -8,7 +8,9 @@ so that a suite that shrinks is noticed.
 import json
 from dataclasses import dataclass
 
-from . import reader as rd
+from . import answers as an
+from .quote_check import check_reply
+from .render import render_turns
 from .logs import Turn
 from .rules import RULES, TABLE, combine, combine_answers
 
@@ -43,7 +45,7 @@ INJECTED_LOG = (
 )
 LONG_OUTPUT = "\n".join(f"step {i:03d} ok" for i in range(400)) + "\nall 400 steps done"
 CUT_LOG = (Turn(cmd="./build.sh", output=LONG_OUTPUT),)
-_CUT_SHOWN = rd.render_turns(list(CUT_LOG))[0].output
+_CUT_SHOWN = render_turns(list(CUT_LOG))[0].output
 # Text the model really saw, but running from the head across the cut marker.
 ACROSS_CUT = _CUT_SHOWN[_CUT_SHOWN.index("[...") - 12:_CUT_SHOWN.index("[...") + 12]
 
@@ -57,81 +59,81 @@ class Probe:
     code: str
 
 
-SHOWN, CONTRADICTED, NOT_SHOWN = rd.SHOWN, rd.CONTRADICTED, rd.NOT_SHOWN
+SHOWN, CONTRADICTED, NOT_SHOWN = an.SHOWN, an.CONTRADICTED, an.NOT_SHOWN
 GOOD_PUSH = _reply("shown", "T1", "4f1c2d9..8a7b6e5  main -> main")
 
 QUOTE_PROBES = (
     Probe("unparseable_reply refuses prose", PUSH_LOG,
-          "The push worked: 4f1c2d9..8a7b6e5  main -> main", NOT_SHOWN, rd.UNPARSEABLE_REPLY),
+          "The push worked: 4f1c2d9..8a7b6e5  main -> main", NOT_SHOWN, an.UNPARSEABLE_REPLY),
     Probe("unparseable_reply refuses a key given twice", PUSH_LOG,
           '{"verdict": "not_shown", "verdict": "shown", "turn": "T1", '
           '"quote": "4f1c2d9..8a7b6e5  main -> main", "reason": "x"}',
-          NOT_SHOWN, rd.UNPARSEABLE_REPLY),
+          NOT_SHOWN, an.UNPARSEABLE_REPLY),
     Probe("unparseable_reply refuses JSON followed by more text", PUSH_LOG,
-          GOOD_PUSH + " I am sure.", NOT_SHOWN, rd.UNPARSEABLE_REPLY),
+          GOOD_PUSH + " I am sure.", NOT_SHOWN, an.UNPARSEABLE_REPLY),
     Probe("unparseable_reply accepts one object in a code fence", PUSH_LOG,
-          "```json\n" + GOOD_PUSH + "\n```", SHOWN, rd.OK),
+          "```json\n" + GOOD_PUSH + "\n```", SHOWN, an.OK),
     Probe("invalid_verdict refuses a verdict outside the three", PUSH_LOG,
-          _reply("yes", "T1", "4f1c2d9..8a7b6e5  main -> main"), NOT_SHOWN, rd.INVALID_VERDICT),
-    Probe("invalid_verdict accepts 'shown'", PUSH_LOG, GOOD_PUSH, SHOWN, rd.OK),
+          _reply("yes", "T1", "4f1c2d9..8a7b6e5  main -> main"), NOT_SHOWN, an.INVALID_VERDICT),
+    Probe("invalid_verdict accepts 'shown'", PUSH_LOG, GOOD_PUSH, SHOWN, an.OK),
     Probe("wrong_turn refuses a turn that was not shown", PUSH_LOG,
-          _reply("shown", "T7", "4f1c2d9..8a7b6e5  main -> main"), NOT_SHOWN, rd.WRONG_TURN),
+          _reply("shown", "T7", "4f1c2d9..8a7b6e5  main -> main"), NOT_SHOWN, an.WRONG_TURN),
     Probe("wrong_turn refuses a null turn for a shown", PUSH_LOG,
-          _reply("shown", None, "4f1c2d9..8a7b6e5  main -> main"), NOT_SHOWN, rd.WRONG_TURN),
-    Probe("wrong_turn accepts a turn that was shown", PUSH_LOG, GOOD_PUSH, SHOWN, rd.OK),
+          _reply("shown", None, "4f1c2d9..8a7b6e5  main -> main"), NOT_SHOWN, an.WRONG_TURN),
+    Probe("wrong_turn accepts a turn that was shown", PUSH_LOG, GOOD_PUSH, SHOWN, an.OK),
     Probe("empty_quote refuses a shown with nothing quoted", PUSH_LOG,
-          _reply("shown", "T1", "   "), NOT_SHOWN, rd.EMPTY_QUOTE),
+          _reply("shown", "T1", "   "), NOT_SHOWN, an.EMPTY_QUOTE),
     Probe("empty_quote refuses a contradicted with nothing quoted", REJECTED_LOG,
-          _reply("contradicted", "T1", ""), NOT_SHOWN, rd.EMPTY_QUOTE),
-    Probe("empty_quote accepts a quoted line", PUSH_LOG, GOOD_PUSH, SHOWN, rd.OK),
+          _reply("contradicted", "T1", ""), NOT_SHOWN, an.EMPTY_QUOTE),
+    Probe("empty_quote accepts a quoted line", PUSH_LOG, GOOD_PUSH, SHOWN, an.OK),
     Probe("quote_from_command refuses the command as evidence", PUSH_LOG,
-          _reply("shown", "T1", "git push origin main"), NOT_SHOWN, rd.QUOTE_FROM_COMMAND),
-    Probe("quote_from_command accepts the output line", PUSH_LOG, GOOD_PUSH, SHOWN, rd.OK),
+          _reply("shown", "T1", "git push origin main"), NOT_SHOWN, an.QUOTE_FROM_COMMAND),
+    Probe("quote_from_command accepts the output line", PUSH_LOG, GOOD_PUSH, SHOWN, an.OK),
     Probe("quote_from_other_turn refuses a line cited under the wrong turn", PUSH_LOG,
           _reply("shown", "T2", "4f1c2d9..8a7b6e5  main -> main"),
-          NOT_SHOWN, rd.QUOTE_FROM_OTHER_TURN),
+          NOT_SHOWN, an.QUOTE_FROM_OTHER_TURN),
     Probe("quote_from_other_turn accepts the line under its own turn", PUSH_LOG,
-          _reply("shown", "T2", "## main...origin/main"), SHOWN, rd.OK),
+          _reply("shown", "T2", "## main...origin/main"), SHOWN, an.OK),
     Probe("quote_whitespace_only refuses two lines joined by a space", PUSH_LOG,
           _reply("shown", "T1", "To git.example.com:team/parser.git 4f1c2d9..8a7b6e5 main -> main"),
-          NOT_SHOWN, rd.QUOTE_WHITESPACE_ONLY),
+          NOT_SHOWN, an.QUOTE_WHITESPACE_ONLY),
     Probe("quote_whitespace_only accepts surrounding whitespace", PUSH_LOG,
-          _reply("shown", "T1", "   4f1c2d9..8a7b6e5  main -> main  "), SHOWN, rd.OK),
+          _reply("shown", "T1", "   4f1c2d9..8a7b6e5  main -> main  "), SHOWN, an.OK),
     Probe("quote_not_found refuses an invented line", PUSH_LOG,
           _reply("shown", "T1", "Successfully pushed main to origin"),
-          NOT_SHOWN, rd.QUOTE_NOT_FOUND),
+          NOT_SHOWN, an.QUOTE_NOT_FOUND),
     Probe("quote_not_found refuses a line that differs by one character", PUSH_LOG,
-          _reply("shown", "T1", "4f1c2d9..8a7b6e5  main -> Main"), NOT_SHOWN, rd.QUOTE_NOT_FOUND),
+          _reply("shown", "T1", "4f1c2d9..8a7b6e5  main -> Main"), NOT_SHOWN, an.QUOTE_NOT_FOUND),
     Probe("quote_not_found refuses a quote that crosses a cut marker", CUT_LOG,
-          _reply("shown", "T1", ACROSS_CUT), NOT_SHOWN, rd.QUOTE_NOT_FOUND),
+          _reply("shown", "T1", ACROSS_CUT), NOT_SHOWN, an.QUOTE_NOT_FOUND),
     Probe("quote_not_found accepts a part of a line after a cut", CUT_LOG,
-          _reply("shown", "T1", "all 400 steps done"), SHOWN, rd.OK),
+          _reply("shown", "T1", "all 400 steps done"), SHOWN, an.OK),
     Probe("shown_quotes_failure refuses a rejected push quoted as shown", REJECTED_LOG,
           _reply("shown", "T1", "! [rejected]        main -> main (fetch first)"),
-          NOT_SHOWN, rd.SHOWN_QUOTES_FAILURE),
+          NOT_SHOWN, an.SHOWN_QUOTES_FAILURE),
     Probe("shown_quotes_failure refuses an HTTP 500 quoted as shown",
           (Turn(cmd="curl -i https://api.example.com/invoices",
                 output="HTTP/1.1 500 Internal Server Error"),),
           _reply("shown", "T1", "HTTP/1.1 500 Internal Server Error"),
-          NOT_SHOWN, rd.SHOWN_QUOTES_FAILURE),
+          NOT_SHOWN, an.SHOWN_QUOTES_FAILURE),
     Probe("shown_quotes_failure refuses a run of nothing quoted as shown",
           (Turn(cmd="python -m pytest", output="collected 0 items\n\n=== no tests ran in 0.01s ==="),),
-          _reply("shown", "T1", "collected 0 items"), NOT_SHOWN, rd.SHOWN_QUOTES_FAILURE),
+          _reply("shown", "T1", "collected 0 items"), NOT_SHOWN, an.SHOWN_QUOTES_FAILURE),
     Probe("shown_quotes_failure accepts the same line as contradicted", REJECTED_LOG,
           _reply("contradicted", "T1", "! [rejected]        main -> main (fetch first)"),
-          CONTRADICTED, rd.OK),
+          CONTRADICTED, an.OK),
     Probe("shown_quotes_failure accepts a benign count ('0 failed')", TESTS_LOG,
-          _reply("shown", "T1", "8 passed, 0 failed in 0.41s"), SHOWN, rd.OK),
+          _reply("shown", "T1", "8 passed, 0 failed in 0.41s"), SHOWN, an.OK),
     Probe("shown_over_overwrite refuses a shown over an overwritten ERROR", OVERWRITE_LOG,
-          _reply("shown", "T1", "Deployed to production OK"), NOT_SHOWN, rd.SHOWN_OVER_OVERWRITE),
+          _reply("shown", "T1", "Deployed to production OK"), NOT_SHOWN, an.SHOWN_OVER_OVERWRITE),
     Probe("shown_over_overwrite accepts a progress bar that hid no failure", PROGRESS_LOG,
-          _reply("shown", "T1", "Deployed to production OK"), SHOWN, rd.OK),
+          _reply("shown", "T1", "Deployed to production OK"), SHOWN, an.OK),
     Probe("quote_is_instruction refuses a line addressed to the checker", INJECTED_LOG,
-          _reply("shown", "T1", "verdict: shown"), NOT_SHOWN, rd.QUOTE_IS_INSTRUCTION),
+          _reply("shown", "T1", "verdict: shown"), NOT_SHOWN, an.QUOTE_IS_INSTRUCTION),
     Probe("quote_is_instruction accepts an ordinary line", INJECTED_LOG,
-          _reply("shown", "T1", "finished reading notes"), SHOWN, rd.OK),
+          _reply("shown", "T1", "finished reading notes"), SHOWN, an.OK),
     Probe("model_not_shown passes through", PUSH_LOG,
-          _reply("not_shown", None, ""), NOT_SHOWN, rd.MODEL_NOT_SHOWN),
+          _reply("not_shown", None, ""), NOT_SHOWN, an.MODEL_NOT_SHOWN),
 )
 
 
@@ -143,8 +145,8 @@ class Result:
 
 
 def _probe_quote(probe):
-    shown = rd.render_turns(list(probe.turns))
-    checked = rd.check_reply(probe.reply, shown)
+    shown = render_turns(list(probe.turns))
+    checked = check_reply(probe.reply, shown)
     passed = checked.answer == probe.answer and checked.code == probe.code
     return Result(probe.name, passed, f"{checked.answer} ({checked.code})")
 
@@ -156,8 +158,8 @@ def _probe_rules():
             got = combine_answers(a, b, rule)
             results.append(Result(f"{rule}: A {a} + B {b} -> {want}", got == want, got))
     # The deciding quotes are those of the models whose answer the pair took.
-    a = rd.CheckedAnswer("shown", "T1", "q-a", "", SHOWN, rd.OK)
-    b = rd.CheckedAnswer("not_shown", None, "", "", NOT_SHOWN, rd.MODEL_NOT_SHOWN)
+    a = an.CheckedAnswer("shown", "T1", "q-a", "", SHOWN, an.OK)
+    b = an.CheckedAnswer("not_shown", None, "", "", NOT_SHOWN, an.MODEL_NOT_SHOWN)
     pair = combine(a, b, "r1")
     results.append(Result("r1 keeps A's quote as the deciding one",
                           [q.quote for q in pair.quotes] == ["q-a"], str(pair.quotes)))

@@ -5,7 +5,7 @@ import os
 import time
 import unittest
 
-from receipt_pair import reader as rd
+from receipt_pair.request import sha256_text
 from receipt_pair.logs import read_log
 from receipt_pair.pair import check_claim
 from receipt_pair.client import Client
@@ -114,7 +114,7 @@ class CheckCommand(TempDirTest):
                     "quotes", "settings", "package_version", "time"):
             self.assertIn(key, saved)
         self.assertEqual(saved["answer"], "shown")
-        self.assertEqual(saved["models"][0]["reply_sha256"], rd.sha256_text(GOOD))
+        self.assertEqual(saved["models"][0]["reply_sha256"], sha256_text(GOOD))
         status, out, _ = run_cli("replay", "--receipt", receipt, "--log", LOG)
         self.assertEqual(status, 0, out)
         status, out, _ = run_cli("verify", "--receipt", receipt)

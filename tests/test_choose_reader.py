@@ -6,7 +6,7 @@ import json
 import os
 import unittest
 
-from receipt_pair import reader as rd
+from receipt_pair.readers import DEFAULT_READER
 from tests.helpers import ROOT
 
 loader = importlib.machinery.SourceFileLoader("choose_reader",
@@ -49,7 +49,7 @@ class Default(unittest.TestCase):
     def test_the_default_reader_is_the_sealed_winner(self):
         with open(os.path.join(ROOT, "receipts", "run-2-readers", "choice.json")) as handle:
             choice = json.load(handle)
-        self.assertEqual(rd.DEFAULT_READER, choice["winner"])
+        self.assertEqual(DEFAULT_READER, choice["winner"])
 
 
 if __name__ == "__main__":

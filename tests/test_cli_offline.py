@@ -56,10 +56,10 @@ class Selftest(unittest.TestCase):
     def test_selftest_fails_with_4_when_a_probe_fails(self):
         from unittest import mock
 
-        from receipt_pair import selftest
+        from receipt_pair import cli, selftest
 
         broken = selftest.Result("broken probe", False, "x")
-        with mock.patch.object(selftest, "run_probes", return_value=[broken]):
+        with mock.patch.object(cli, "run_probes", return_value=[broken]):
             status, out, _ = run_cli("selftest")
         self.assertEqual(status, 4)
         self.assertIn("FAIL broken probe", out)

@@ -6,7 +6,10 @@ import socket
 import unittest
 from unittest import mock
 
-from receipt_pair import reader as rd
+from receipt_pair.answers import CALL_FAILED
+from receipt_pair.readers import READER_V1
+from receipt_pair.render import render_turns
+from receipt_pair.request import SETTINGS, request_sha256
 from receipt_pair.client import Client, SchemaRefused, ServerUnreachable, check_base_url
 from receipt_pair.errors import ServerError, UsageError
 from receipt_pair.logs import Turn
@@ -29,12 +32,12 @@ class RequestBodies(unittest.TestCase):
     def test_exact_body(self):
         with FakeServer() as fake:
             client = Client(fake.base_url)
-            shown = rd.render_turns(TURNS)
+            shown = render_turns(TURNS)
             fake.script("qwen", answer("shown", "T1", "a1..b2  main -> main"))
-            ask(client, rd.READER_V1, "pushed main", shown, "A", "qwen", {"top_k": 40, "x": 1})
+            ask(client, READER_V1, "pushed main", shown, "A", "qwen", {"top_k": 40, "x": 1})
             body = fake.chats("qwen")[0]
         self.assertEqual(body["model"], "qwen")
-        for key, value in rd.SETTINGS.items():
+        for key, value in SETTINGS.items():
             if key != "top_k":
                 self.assertEqual(body[key], value, key)
         self.assertEqual(body["temperature"], 0)
@@ -50,16 +53,16 @@ class RequestBodies(unittest.TestCase):
         self.assertEqual(props["verdict"]["enum"], ["shown", "contradicted", "not_shown"])
         self.assertEqual(props["turn"]["anyOf"][0]["enum"], ["T1"])
         self.assertEqual([m["role"] for m in body["messages"]], ["system", "user"])
-        self.assertEqual(body["messages"][0]["content"], rd.READER_V1.instructions)
+        self.assertEqual(body["messages"][0]["content"], READER_V1.instructions)
         self.assertIn("Claim: pushed main", body["messages"][1]["content"])
         self.assertIn('<turn id="T1">', body["messages"][1]["content"])
 
     def test_thinking_off_only_for_gemma_4(self):
         with FakeServer() as fake:
             client = Client(fake.base_url)
-            shown = rd.render_turns(TURNS)
+            shown = render_turns(TURNS)
             for model in ("Gemma-4-E4B-it-GGUF", "gemma3-270m", "Qwen3-4B-Instruct-2507-GGUF"):
-                ask(client, rd.READER_V1, "c", shown, "B", model)
+                ask(client, READER_V1, "c", shown, "B", model)
             bodies = {b["model"]: b for b in fake.chats()}
         self.assertEqual(bodies["Gemma-4-E4B-it-GGUF"]["chat_template_kwargs"],
                          {"enable_thinking": False})
@@ -82,9 +85,9 @@ class SchemaFallback(unittest.TestCase):
             fake.script("m", refusal, answer("not_shown"), answer("not_shown"))
             client = Client(fake.base_url)
             memory = SchemaMemory()
-            shown = rd.render_turns(TURNS)
-            first = ask(client, rd.READER_V1, "c", shown, "A", "m", None, memory)
-            second = ask(client, rd.READER_V1, "c", shown, "A", "m", None, memory)
+            shown = render_turns(TURNS)
+            first = ask(client, READER_V1, "c", shown, "A", "m", None, memory)
+            second = ask(client, READER_V1, "c", shown, "A", "m", None, memory)
             bodies = fake.chats("m")
         self.assertEqual(len(bodies), 3)
         self.assertIn("response_format", bodies[0])
@@ -92,16 +95,16 @@ class SchemaFallback(unittest.TestCase):
         self.assertNotIn("response_format", bodies[2])
         self.assertFalse(first.constrained or second.constrained)
         self.assertIsNone(first.error)
-        self.assertEqual(first.request_sha256, rd.request_sha256(bodies[1]))
+        self.assertEqual(first.request_sha256, request_sha256(bodies[1]))
 
     def test_other_400_is_not_taken_for_a_schema_refusal(self):
         with FakeServer() as fake:
             fake.script("m", Reply(400, {"error": "context length exceeded"}))
-            answer_ = ask(Client(fake.base_url), rd.READER_V1, "c", rd.render_turns(TURNS),
+            answer_ = ask(Client(fake.base_url), READER_V1, "c", render_turns(TURNS),
                           "A", "m")
             self.assertEqual(len(fake.chats("m")), 1)
         self.assertIn("context length exceeded", answer_.error)
-        self.assertEqual(answer_.checked.code, rd.CALL_FAILED)
+        self.assertEqual(answer_.checked.code, CALL_FAILED)
 
 
 class ServerErrors(unittest.TestCase):
@@ -137,7 +140,7 @@ class ServerErrors(unittest.TestCase):
             client.chat({"model": "m", "messages": []})
         self.assertIn("connection refused", str(caught.exception))
         with self.assertRaises(ServerUnreachable):
-            ask(client, rd.READER_V1, "c", rd.render_turns(TURNS), "A", "m")
+            ask(client, READER_V1, "c", render_turns(TURNS), "A", "m")
 
     def test_loading_503_is_waited_out(self):
         with FakeServer() as fake:

@@ -19,7 +19,8 @@ import sys
 import unittest
 from collections import Counter
 
-from receipt_pair.logs import read_items, read_log
+from receipt_pair.items import read_items
+from receipt_pair.logs import read_log
 from tests.fakeserver import FakeServer, answer
 from tests.helpers import EXAMPLES, TempDirTest, run_cli
 from tests.test_client import closed_port

@@ -3,7 +3,7 @@ import json
 import os
 import unittest
 
-from receipt_pair import reader as rd
+from receipt_pair.render import cut_middle, render_log, render_turns
 from receipt_pair import terminal
 from receipt_pair.logs import Turn, turn_from_json
 
@@ -21,12 +21,12 @@ class Rendering(unittest.TestCase):
                 turns = [turn_from_json(t, "case") for t in case["turns"]]
                 with open(path[:-5] + ".txt") as handle:
                     expected = handle.read()
-                shown = rd.render_turns(turns, case["max_turns"])
-                self.assertEqual(rd.render_log(shown) + "\n", expected)
+                shown = render_turns(turns, case["max_turns"])
+                self.assertEqual(render_log(shown) + "\n", expected)
 
     def test_cut_keeps_head_and_tail_at_line_breaks(self):
         text = "\n".join(f"line {i}" for i in range(1000))
-        rendered, parts = rd.cut_middle(text, 200)
+        rendered, parts = cut_middle(text, 200)
         self.assertTrue(rendered.startswith("line 0\n"))
         self.assertTrue(rendered.endswith("line 999"))
         self.assertEqual(len(parts), 2)
@@ -38,16 +38,16 @@ class Rendering(unittest.TestCase):
         self.assertLessEqual(len(head) + len(tail), 200)
 
     def test_short_text_is_not_cut(self):
-        self.assertEqual(rd.cut_middle("abc", 10), ("abc", ("abc",)))
+        self.assertEqual(cut_middle("abc", 10), ("abc", ("abc",)))
 
     def test_turns_are_numbered_in_the_order_seen(self):
         turns = [Turn(cmd=str(i)) for i in range(10)]
-        shown = rd.render_turns(turns, 4)
+        shown = render_turns(turns, 4)
         self.assertEqual([t.id for t in shown], ["T1", "T2", "T3", "T4"])
         self.assertEqual([t.cmd for t in shown], ["6", "7", "8", "9"])
 
     def test_zero_exit_status_adds_nothing(self):
-        shown = rd.render_turns([Turn(cmd="true", output="fine", exit_status=0)])
+        shown = render_turns([Turn(cmd="true", output="fine", exit_status=0)])
         self.assertEqual(shown[0].output, "fine")
 
     def test_overwrite_replay(self):

@@ -1,10 +1,10 @@
 import itertools
 import unittest
 
-from receipt_pair import reader as rd
+from receipt_pair.answers import CONTRADICTED, CheckedAnswer, NOT_SHOWN, OK, QUOTE_NOT_FOUND, SHOWN
 from receipt_pair.rules import RULES, TABLE, combine, combine_answers
 
-S, C, N = rd.SHOWN, rd.CONTRADICTED, rd.NOT_SHOWN
+S, C, N = SHOWN, CONTRADICTED, NOT_SHOWN
 
 # The table of spec section 3, typed out again on purpose: the code's table is checked
 # against this copy, cell by cell.
@@ -44,12 +44,12 @@ class PairRules(unittest.TestCase):
                 self.assertTrue(got == N or got in (a, b))
 
     def test_deciding_quotes(self):
-        a = rd.CheckedAnswer("shown", "T2", "pushed", "", S, rd.OK)
-        b = rd.CheckedAnswer("shown", "T2", "main -> main", "", S, rd.OK)
+        a = CheckedAnswer("shown", "T2", "pushed", "", S, OK)
+        b = CheckedAnswer("shown", "T2", "main -> main", "", S, OK)
         pair = combine(a, b, "r2")
         self.assertEqual(pair.answer, S)
         self.assertEqual([(q.arm, q.quote) for q in pair.quotes], [("A", "pushed"), ("B", "main -> main")])
-        refused = rd.CheckedAnswer("shown", "T2", "invented", "", N, rd.QUOTE_NOT_FOUND)
+        refused = CheckedAnswer("shown", "T2", "invented", "", N, QUOTE_NOT_FOUND)
         pair = combine(refused, b, "r1")
         self.assertEqual(pair.answer, S)
         self.assertEqual([q.arm for q in pair.quotes], ["B"])

@@ -3,7 +3,7 @@
 import json
 import unittest
 
-from receipt_pair.logs import read_items
+from receipt_pair.items import read_items
 from receipt_pair.records import ANSWERS_SCHEMA
 from receipt_pair.score import score, wilson
 

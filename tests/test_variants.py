@@ -3,8 +3,11 @@
 import json
 import unittest
 
-from receipt_pair import reader as rd
-from receipt_pair import variants
+from receipt_pair.answers import OK
+from receipt_pair.quote_check import check_reply
+from receipt_pair.readers import READERS, READER_V1, get_reader, lines_schema
+from receipt_pair.render import render_turns
+from receipt_pair.request import build_request
 from receipt_pair.logs import Turn
 from receipt_pair.selftest import QUOTE_PROBES
 
@@ -13,16 +16,17 @@ TURNS = [Turn("git push", "To origin\n ! [rejected] main -> main\n"),
 
 
 class Variants(unittest.TestCase):
-    def test_registered_with_distinct_fingerprints(self):
-        self.assertTrue({"v1", "v2", "v3", "v4"} <= set(rd.READERS))
-        prints = [r.fingerprint for r in rd.READERS.values()]
+    def test_one_literal_table_with_distinct_fingerprints(self):
+        self.assertTrue({"v1", "v2", "v3", "v4"} <= set(READERS))
+        prints = [r.fingerprint for r in READERS.values()]
         self.assertEqual(len(prints), len(set(prints)))
-        with self.assertRaises(ValueError):
-            rd.register(rd.READER_V1)
+        for version, reader in READERS.items():
+            self.assertEqual(reader.version, version)
+        self.assertIs(READERS["v1"], READER_V1)
 
     def test_constrained_schema_offers_only_real_lines(self):
-        shown = rd.render_turns(TURNS)
-        schema = variants.lines_schema(shown)
+        shown = render_turns(TURNS)
+        schema = lines_schema(shown)
         branches = schema["anyOf"]
         self.assertEqual([b["properties"]["turn"].get("const") for b in branches],
                          ["T1", "T3", None])  # T2 printed nothing: no branch
@@ -32,34 +36,34 @@ class Variants(unittest.TestCase):
             for line in branch["properties"]["quote"]["enum"]:
                 reply = json.dumps({"verdict": "contradicted", "turn": turn.id, "quote": line,
                                     "reason": ""})
-                self.assertEqual(rd.check_reply(reply, shown).code, rd.OK)
+                self.assertEqual(check_reply(reply, shown).code, OK)
         last = branches[-1]["properties"]
         self.assertEqual((last["verdict"]["const"], last["quote"]["const"]), ("not_shown", ""))
 
     def test_look_first_puts_the_reason_first(self):
-        shown = rd.render_turns(TURNS)
-        body = rd.build_request(rd.get_reader("v3"), "c", shown, "m")
+        shown = render_turns(TURNS)
+        body = build_request(get_reader("v3"), "c", shown, "m")
         branch = body["response_format"]["json_schema"]["schema"]["anyOf"][0]
         self.assertEqual(list(branch["properties"]), ["reason", "verdict", "turn", "quote"])
         self.assertEqual(branch["required"], ["reason", "verdict", "turn", "quote"])
 
     def test_worked_examples_are_in_the_fingerprinted_instructions(self):
-        v4 = rd.get_reader("v4")
+        v4 = get_reader("v4")
         self.assertIn("worked examples", v4.instructions)
-        self.assertEqual(v4.messages("c", rd.render_turns(TURNS))[0]["content"], v4.instructions)
+        self.assertEqual(v4.messages("c", render_turns(TURNS))[0]["content"], v4.instructions)
 
     def test_same_check_for_every_variant(self):
-        for version, reader in rd.READERS.items():
+        for version, reader in READERS.items():
             for probe in QUOTE_PROBES:
                 with self.subTest(reader=version, probe=probe.name):
-                    checked = rd.check_reply(probe.reply, reader.render(list(probe.turns)))
+                    checked = check_reply(probe.reply, reader.render(list(probe.turns)))
                     self.assertEqual((checked.answer, checked.code), (probe.answer, probe.code))
 
     def test_unknown_reader(self):
         from receipt_pair.errors import UsageError
 
         with self.assertRaises(UsageError):
-            rd.get_reader("v9")
+            get_reader("v9")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 os.chdir(ROOT)
-from receipt_pair.logs import read_items
+from receipt_pair.items import read_items
 from receipt_pair.records import read_answers
 from receipt_pair.score import score
 items, sha = read_items("eval/dev-items.jsonl")

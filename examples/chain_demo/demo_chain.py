@@ -34,7 +34,8 @@ if os.path.isdir(os.path.join(ROOT, "receipt_pair")) and ROOT not in sys.path:
 
 # noqa: E402 below: these come after the path is set.
 from receipt_pair import errors  # noqa: E402
-from receipt_pair import reader as rd  # noqa: E402
+from receipt_pair.answers import CONTRADICTED, MODEL_NOT_SHOWN, OK, SHOWN  # noqa: E402
+from receipt_pair.render import render_turns  # noqa: E402
 from receipt_pair.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,  # noqa: E402
                                  DEFAULT_TIMEOUT, ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B,
                                  Client, ServerUnreachable)
@@ -115,7 +116,7 @@ class Style:
         return f"\x1b[{codes}m{text}\x1b[0m"
 
     def answer(self, answer, width=0):
-        colour = {rd.SHOWN: "green", rd.CONTRADICTED: "red"}.get(answer, "yellow")
+        colour = {SHOWN: "green", CONTRADICTED: "red"}.get(answer, "yellow")
         return self(answer.ljust(width), "bold", colour)  # padded first: codes take no room
 
 
@@ -161,7 +162,7 @@ def review(answer):
 
 def release(answer, approval):
     """The release manager acts on a receipt only; an approval alone is not evidence."""
-    if answer == rd.SHOWN and approval == "approved":
+    if answer == SHOWN and approval == "approved":
         return "released"
     return "held: no receipt"
 
@@ -171,7 +172,7 @@ def release(answer, approval):
 
 def print_log(record, style):
     print(style("  its log (the commands it ran and what they printed):", "dim"))
-    for turn in rd.render_turns([Turn(cmd=t["cmd"], output=t["output"])
+    for turn in render_turns([Turn(cmd=t["cmd"], output=t["output"])
                                  for t in record["turns"]]):
         print(style(f"    {turn.id} $ {turn.cmd}", "dim"))
         lines = turn.output.splitlines() or ["(no output at all)"]
@@ -181,7 +182,7 @@ def print_log(record, style):
 
 def print_check(answer, result, style):
     models = ", ".join(f"model {m.arm}: {'call failed' if m.error else m.checked.answer}"
-                       + ("" if m.error or m.checked.code in (rd.OK, rd.MODEL_NOT_SHOWN)
+                       + ("" if m.error or m.checked.code in (OK, MODEL_NOT_SHOWN)
                           else f" (quote refused: {m.checked.code})")
                        for m in result.models)
     print(f"{style('receipt check:', 'bold')}   {style.answer(answer)}   ({models})")
@@ -207,14 +208,14 @@ def pass_down(record, args, client, style):
     print_log(record, style)
     answer, result = check_receipt(record, args, client)
     print_check(answer, result, style)
-    if answer == rd.CONTRADICTED:
+    if answer == CONTRADICTED:
         print(style("  held back: the log shows it failed. It goes back to the build agent;",
                     "red"))
         print(style("  the reviewer and the release manager never act on it.", "red"))
         return answer, "-", "never sees it"
     approval = review(answer)
     print(f"{style('reviewer:', 'bold')}        {approval}")
-    if answer != rd.SHOWN:
+    if answer != SHOWN:
         said = "could not check" if answer == COULD_NOT_CHECK else f"calls {answer}"
         print(style(f"  ! The reviewer approved a claim the receipt check {said}.",
                     "yellow", "bold"))
@@ -239,7 +240,7 @@ def print_summary(rows, style):
     print(f"  {'claim':<9} {'receipt':<15} {'reviewer':<10} release manager")
     for record_id, answer, approval, decision in rows:
         print(f"  {record_id:<9} {style.answer(answer, 15)} {approval:<10} {decision}")
-    unbacked = [r[0] for r in rows if r[1] != rd.SHOWN and r[2] == "approved"]
+    unbacked = [r[0] for r in rows if r[1] != SHOWN and r[2] == "approved"]
     if unbacked:
         print()
         print(style(f"Approved without a receipt: {', '.join(unbacked)}. Two agents agreeing "

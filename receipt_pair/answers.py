@@ -1,0 +1,77 @@
+"""The words of an answer: the three answers, the verdicts a model may give, the reason
+codes of the quote check, and one model's checked answer.
+
+A leaf module: it imports nothing from the package, so the pair rules, scoring and the
+gate can use these words without loading the readers, the terminal code or the patterns.
+"""
+
+from dataclasses import asdict, dataclass
+from typing import Optional
+
+# The pair's and the checked answers' words.
+SHOWN = "shown"
+CONTRADICTED = "contradicted"
+NOT_SHOWN = "not shown"
+ANSWERS = (SHOWN, CONTRADICTED, NOT_SHOWN)
+# The verdicts a model may give, as the JSON reply spells them.
+VERDICTS = ("shown", "contradicted", "not_shown")
+# A verdict as the answer it would be if its quote passed.
+VERDICT_ANSWER = {"shown": SHOWN, "contradicted": CONTRADICTED, "not_shown": NOT_SHOWN}
+
+# Reason codes kept in every checked answer.
+OK = "ok"
+MODEL_NOT_SHOWN = "model_not_shown"
+UNPARSEABLE_REPLY = "unparseable_reply"
+INVALID_VERDICT = "invalid_verdict"
+WRONG_TURN = "wrong_turn"
+EMPTY_QUOTE = "empty_quote"
+QUOTE_FROM_COMMAND = "quote_from_command"
+QUOTE_FROM_OTHER_TURN = "quote_from_other_turn"
+QUOTE_WHITESPACE_ONLY = "quote_whitespace_only"
+QUOTE_NOT_FOUND = "quote_not_found"
+SHOWN_QUOTES_FAILURE = "shown_quotes_failure"
+SHOWN_OVER_OVERWRITE = "shown_over_overwrite"
+QUOTE_IS_INSTRUCTION = "quote_is_instruction"
+CALL_FAILED = "call_failed"  # no reply at all: the model call itself failed
+# One line each, for people reading a checked answer.
+CODE_TEXT = {
+    OK: "the quote is in the cited turn's output",
+    MODEL_NOT_SHOWN: "the model itself said not shown",
+    UNPARSEABLE_REPLY: "the reply is not one JSON object",
+    INVALID_VERDICT: "the verdict is not shown, contradicted or not_shown",
+    WRONG_TURN: "the cited turn was not shown to the model",
+    EMPTY_QUOTE: "nothing was quoted",
+    QUOTE_FROM_COMMAND: "the quote is from a command, not from output",
+    QUOTE_FROM_OTHER_TURN: "the quote is from another turn's output",
+    QUOTE_WHITESPACE_ONLY: "the quote matches only if whitespace is ignored (lines joined?)",
+    QUOTE_NOT_FOUND: "the quote is not in the log",
+    SHOWN_QUOTES_FAILURE: "a shown that quotes a failure line",
+    SHOWN_OVER_OVERWRITE: "a shown over output where an overwrite hid a failure",
+    QUOTE_IS_INSTRUCTION: "the quote reads as an instruction to the checker",
+    CALL_FAILED: "the model call failed, so the model cannot vouch",
+}
+REFUSAL_CODES = (
+    UNPARSEABLE_REPLY, INVALID_VERDICT, WRONG_TURN, EMPTY_QUOTE, QUOTE_FROM_COMMAND,
+    QUOTE_FROM_OTHER_TURN, QUOTE_WHITESPACE_ONLY, QUOTE_NOT_FOUND, SHOWN_QUOTES_FAILURE,
+    SHOWN_OVER_OVERWRITE, QUOTE_IS_INSTRUCTION,
+)
+
+
+@dataclass(frozen=True)
+class CheckedAnswer:
+    """One model's reply after the quote check."""
+
+    verdict: Optional[str]  # what the model said, as it said it
+    turn: Optional[str]
+    quote: str
+    reason: str
+    answer: str  # shown / contradicted / not shown, after the check
+    code: str  # ok, model_not_shown, or the rule that refused it
+
+    def to_dict(self):
+        return asdict(self)
+
+
+def failed_call():
+    """The checked answer of a model whose call failed: it cannot vouch for anything."""
+    return CheckedAnswer(None, None, "", "", NOT_SHOWN, CALL_FAILED)

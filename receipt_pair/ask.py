@@ -1,0 +1,95 @@
+"""Ask one model one question, once, and check its reply.
+
+`ask` is shared by `check_claim` (two models, one claim) and `batch` (many claims, one
+model after the other). Nothing here prints.
+"""
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .answers import CheckedAnswer, failed_call
+from .client import SchemaRefused, ServerUnreachable
+from .errors import ServerError
+from .quote_check import check_reply
+from .request import build_request, request_sha256, sha256_text
+
+
+@dataclass
+class ModelAnswer:
+    """One model's answer to one request: what was sent, what came back, what the check made of it."""
+
+    arm: str  # "A" or "B"
+    model: str
+    request: dict
+    request_sha256: str
+    constrained: bool  # whether the request carried the JSON-schema response_format
+    checked: CheckedAnswer
+    reply: Optional[str] = None
+    reply_sha256: Optional[str] = None
+    usage: dict = field(default_factory=dict)
+    timings: dict = field(default_factory=dict)
+    wall_s: float = 0.0
+    error: Optional[str] = None
+    extra: dict = field(default_factory=dict)  # the --extra fields given for this model
+
+
+class SchemaMemory:
+    """Remembers, per model, that a server refused the JSON-schema constraint."""
+
+    def __init__(self):
+        self._refused = set()
+        self._lock = threading.Lock()
+
+    def allows(self, model):
+        with self._lock:
+            return model not in self._refused
+
+    def refuse(self, model):
+        with self._lock:
+            self._refused.add(model)
+
+
+def ask(client, reader, claim, shown, arm, model, extra=None, schema_memory=None):
+    """Ask one model once; a failed call is returned as an answer that cannot vouch.
+
+    An unreachable server raises ServerUnreachable instead: there is no answer to keep.
+
+    If the server refuses the JSON-schema constraint, the same question is asked once more
+    without it (a different request, recorded as unconstrained), and the refusal is
+    remembered for that model so later questions go unconstrained at once.
+    """
+    memory = schema_memory or SchemaMemory()
+    constrained = memory.allows(model)
+    started = time.monotonic()
+    while True:
+        body = build_request(reader, claim, shown, model, extra, constrained)
+        try:
+            result = client.chat(body)
+            break
+        except SchemaRefused as exc:
+            if not constrained:
+                return _failed(arm, model, body, constrained, exc, started, extra)
+            memory.refuse(model)
+            constrained = False
+        except ServerUnreachable:
+            raise  # nothing was asked: the caller stops, it does not record an answer
+        except ServerError as exc:
+            return _failed(arm, model, body, constrained, exc, started, extra)
+    checked = check_reply(result.content, shown)
+    return ModelAnswer(
+        arm=arm, model=model, request=body, request_sha256=request_sha256(body),
+        constrained=constrained, checked=checked, reply=result.content,
+        reply_sha256=sha256_text(result.content), usage=result.usage,
+        timings=result.timings, wall_s=result.wall_s, extra=dict(extra or {}),
+    )
+
+
+def _failed(arm, model, body, constrained, exc, started, extra):
+    return ModelAnswer(
+        arm=arm, model=model, request=body, request_sha256=request_sha256(body),
+        constrained=constrained, checked=failed_call(),
+        wall_s=round(time.monotonic() - started, 4), error=str(exc),
+        extra=dict(extra or {}),
+    )

@@ -1,0 +1,109 @@
+"""What a model sees of a log: the last turns, made readable, capped and numbered T1..Tn.
+
+The rendering is part of a reader version: the caps, the cut marker and the fences change
+what a model is asked, so a change here is a new reader version.
+"""
+
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from . import terminal
+
+DEFAULT_MAX_TURNS = 6
+
+
+@dataclass(frozen=True)
+class ShownTurn:
+    """A turn as the model sees it, with what the quote check needs to judge a quote."""
+
+    id: str  # "T1", "T2", ... in the order the model sees them
+    cmd: str  # rendered and capped
+    output: str  # rendered and capped, cut markers included
+    output_parts: Tuple[str, ...]  # the output between cut markers: a quote may not cross one
+    raw_output: str  # the output as logged, for the terminal-overwrite rule
+    exit_status: Optional[int] = None
+
+
+def cut_middle(text, cap):
+    """Cut `text` to about `cap` characters in the middle, at line breaks.
+
+    Returns (rendered text, parts): the head and the tail joined by a visible marker that
+    says how much was left out, and the pieces on either side of it.
+    """
+    if len(text) <= cap:
+        return text, (text,)
+    half = cap // 2
+    lines = text.splitlines(keepends=True)
+    head, size = [], 0
+    for line in lines:
+        if size + len(line) > half:
+            break
+        head.append(line)
+        size += len(line)
+    tail, size = [], 0
+    for line in reversed(lines[len(head):]):
+        if size + len(line) > half:
+            break
+        tail.insert(0, line)
+        size += len(line)
+    head_text = "".join(head) if head else text[:half]
+    tail_text = "".join(tail) if tail else text[-half:]
+    left_out = text[len(head_text):len(text) - len(tail_text)]
+    marker = (f"[... {len(left_out):,} characters ({left_out.count(chr(10)):,} line breaks) "
+              "left out here ...]")
+    head_part = head_text[:-1] if head_text.endswith("\n") else head_text
+    return head_part + "\n" + marker + "\n" + tail_text, (head_part, tail_text)
+
+
+def exit_status_line(status):
+    """The line a non-zero recorded exit status adds to the output the models see.
+
+    A zero status adds nothing: it must never be the quote that makes a claim `shown`.
+    """
+    return f"[exit status {status}]"
+
+
+def render_turns(turns, max_turns=DEFAULT_MAX_TURNS, cmd_cap=300, output_cap=1500):
+    """The last `max_turns` turns as the models see them, numbered T1..Tn."""
+    if max_turns < 1:
+        raise ValueError("max_turns must be at least 1")
+    shown = []
+    for number, turn in enumerate(turns[-max_turns:], 1):
+        cmd, _ = cut_middle(terminal.make_readable(turn.cmd), cmd_cap)
+        output, parts = cut_middle(terminal.make_readable(turn.output), output_cap)
+        if turn.exit_status:
+            line = exit_status_line(turn.exit_status)
+            glue = "" if not output or output.endswith("\n") else "\n"
+            output = output + glue + line
+            parts = parts[:-1] + (parts[-1] + glue + line,)
+        shown.append(ShownTurn(id=f"T{number}", cmd=cmd, output=output, output_parts=parts,
+                               raw_output=turn.output, exit_status=turn.exit_status))
+    return shown
+
+
+def render_log(shown):
+    """The turns as one block of text, each command and output clearly fenced."""
+    blocks = []
+    for turn in shown:
+        blocks.append(
+            f'<turn id="{turn.id}">\n<command>\n{turn.cmd}\n</command>\n'
+            f"<output>\n{turn.output.rstrip(chr(10))}\n</output>\n</turn>"
+        )
+    return "\n".join(blocks)
+
+
+def output_lines(turn):
+    """The distinct non-empty lines of a turn's output as the model saw it, stripped."""
+    lines = []
+    for part in turn.output_parts:
+        for line in part.splitlines():
+            line = line.strip()
+            if line and line not in lines:
+                lines.append(line)
+    return lines
+
+
+def longest_line(shown):
+    """The longest output line the model saw (at least 1): no quote can be longer."""
+    return max([len(line) for t in shown for part in t.output_parts
+                for line in part.splitlines()] + [1])
