@@ -1,0 +1,165 @@
+"""Gemini CLI saved sessions and checkpoints (~/.gemini/tmp/<project hash>/...).
+
+Three shapes: a session JSON document `{"sessionId", "projectHash", "messages": [...]}`;
+a session JSON Lines file (a metadata line, one line per message where the last copy of an
+id wins, `$set` and `$rewindTo` lines); and a checkpoint, the raw API history as a list of
+`{"role", "parts"}`. Tool calls sit in `gemini` messages' `toolCalls`. See docs/formats.md.
+"""
+
+import re
+
+from ..errors import InputError
+from ._common import (finish, get, is_missing, json_lines, need, text_of, tool_summary,
+                      try_loads, turn)
+
+LABEL = "Gemini CLI"
+SHELL_TOOL = "run_shell_command"
+
+# The shell tool's result is a labelled block; these trail the output, in this order.
+_TRAILERS = ("Process Group PGID", "Background PIDs", "Signal", "Exit Code", "Error")
+_EXIT = re.compile(r"\A-?\d{1,9}\Z")
+
+
+def looks_like_document(value):
+    if isinstance(value, dict):
+        return isinstance(value.get("sessionId"), str) and isinstance(value.get("projectHash"), str)
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        first = value[0]
+        return first.get("role") in ("user", "model") and isinstance(first.get("parts"), list)
+    return False
+
+
+def read(text, name):
+    """Turns from a Gemini CLI session (JSON or JSON Lines) or checkpoint file."""
+    document = try_loads(text)
+    if isinstance(document, list):
+        return finish(_checkpoint(document, name), name, LABEL)
+    if isinstance(document, dict) and "messages" in document:
+        messages = need(document, "messages", list, name)
+        return finish(_session(enumerate(messages, 1), name, "message"), name, LABEL)
+    if not is_missing(document) and not isinstance(document, dict):
+        raise InputError(f"{name}: not a Gemini CLI session: the file holds {type(document).__name__}")
+    return finish(_session(_replay(json_lines(text, name), name), name, "line"), name, LABEL)
+
+
+def _replay(records, name):
+    """The messages of a JSON Lines session after updates and rewinds, as (line, message)."""
+    messages = {}  # id -> (line, message); dicts keep the order of first insertion
+    for number, record in records:
+        where = f"{name} line {number}"
+        if "$rewindTo" in record:
+            target = need(record, "$rewindTo", str, where)
+            ids = list(messages)
+            cut = ids.index(target) if target in messages else 0
+            for message_id in ids[cut:]:
+                del messages[message_id]
+        elif isinstance(record.get("id"), str):
+            message_id = record["id"]
+            first = messages[message_id][0] if message_id in messages else number
+            messages[message_id] = (first, record)
+    return list(messages.values())
+
+
+def _session(numbered, name, unit):
+    turns = []
+    for number, message in numbered:
+        where = f"{name} {unit} {number}"
+        if not isinstance(message, dict):
+            raise InputError(f"{where}: a message must be an object")
+        if message.get("type") != "gemini":
+            continue
+        for index, call in enumerate(get(message, "toolCalls", list, where, default=[]), 1):
+            call_where = f"{where} tool call {index}"
+            if not isinstance(call, dict):
+                raise InputError(f"{call_where}: must be an object")
+            tool = need(call, "name", str, call_where)
+            args = get(call, "args", dict, call_where, default={})
+            if call.get("result") is None:
+                continue  # not finished, or cancelled before any output
+            output = _result_text(call["result"], call_where)
+            turns.append(_turn(tool, args, output, call_where))
+    return turns
+
+
+def _checkpoint(contents, name):
+    pending = []  # (call id or None, tool, args), in order
+    answers = {}  # index into pending -> output
+    for number, content in enumerate(contents, 1):
+        where = f"{name} content {number}"
+        if not isinstance(content, dict):
+            raise InputError(f"{where}: must be an object with 'role' and 'parts'")
+        for index, part in enumerate(get(content, "parts", list, where, default=[]), 1):
+            if not isinstance(part, dict):
+                raise InputError(f"{where} part {index}: must be an object")
+            part_where = f"{where} part {index}"
+            if "functionCall" in part:
+                call = need(part, "functionCall", dict, part_where)
+                pending.append((get(call, "id", str, part_where), need(call, "name", str, part_where),
+                                get(call, "args", dict, part_where, default={})))
+            elif "functionResponse" in part:
+                response = need(part, "functionResponse", dict, part_where)
+                slot = _match(pending, answers, get(response, "id", str, part_where),
+                              get(response, "name", str, part_where))
+                if slot is not None:
+                    answers[slot] = _result_text([part], part_where)
+    turns = [_turn(tool, args, answers[i], f"{name} call {i + 1}")
+             for i, (_, tool, args) in enumerate(pending) if i in answers]
+    return turns
+
+
+def _match(pending, answers, call_id, tool):
+    """The first unanswered call with this id, or else with this tool name."""
+    for index, (pending_id, pending_tool, _) in enumerate(pending):
+        if index in answers:
+            continue
+        if (call_id is not None and pending_id == call_id) or \
+                (call_id is None or pending_id is None) and pending_tool == tool:
+            return index
+    return None
+
+
+def _result_text(result, where):
+    """The text of a tool result: function response outputs, errors, or plain text parts."""
+    parts = result if isinstance(result, list) else [result]
+    texts = []
+    for part in parts:
+        if isinstance(part, dict) and "functionResponse" in part:
+            response = need(part, "functionResponse", dict, where)
+            body = get(response, "response", dict, where, default={})
+            for key in ("output", "error", "content"):
+                if key in body:
+                    texts.append(text_of(body[key], where))
+                    break
+        else:
+            texts.append(text_of(part, where))
+    return "\n".join(text for text in texts if text)
+
+
+def _turn(tool, args, output, where):
+    if tool == SHELL_TOOL:
+        command = get(args, "command", str, where)
+        if command is not None:
+            output, code = _split_shell_block(output)
+            return turn(command, output, code)
+    return turn(tool_summary(tool, args), output)
+
+
+def _split_shell_block(text):
+    """(output, exit status) of run_shell_command's labelled block; other text unchanged."""
+    lines = text.split("\n")
+    while lines and lines[0].startswith(("Command: ", "Directory: ")):
+        lines.pop(0)  # older versions repeat the command and directory first
+    if not lines or not lines[0].startswith("Output: "):
+        return text, None
+    lines[0] = lines[0][len("Output: "):]
+    trailers = {}
+    for key in _TRAILERS:
+        if len(lines) > 1 and lines[-1].startswith(key + ": ") and key not in trailers:
+            trailers[key] = lines.pop()[len(key) + 2:]
+    if lines == ["(empty)"]:
+        lines = [""]
+    for key in ("Error", "Signal"):  # real failures stay visible in the output
+        if trailers.get(key, "(none)") != "(none)":
+            lines.append(f"{key}: {trailers[key]}")
+    code = trailers.get("Exit Code", "")
+    return "\n".join(lines), int(code) if _EXIT.match(code) else None

@@ -1,0 +1,112 @@
+"""mini-swe-agent trajectories (`*.traj.json`): `{"info", "messages", "trajectory_format"}`.
+
+The assistant's reply holds one fenced shell block; the next user message is the
+observation, by default `<returncode>N</returncode>` then `<output>...</output>`.
+Tool-calling configurations send the command as a tool call and answer with a `tool`
+message holding `{"returncode", "output"}` as JSON. See docs/formats.md.
+"""
+
+import re
+
+from ..errors import InputError
+from ._common import finish, get, loads, need, status, text_of, try_loads, turn
+
+LABEL = "mini-swe-agent"
+
+_BLOCK = re.compile(r"```(?:bash|mswea_bash_command)[ \t]*\n(.*?)\n```", re.S)
+_RETURNCODE = re.compile(r"<returncode>\s*(-?\d{1,9})\s*</returncode>")
+_TIMED_OUT = re.compile(r"<command>.*?</command> timed out", re.S)
+
+
+def _tag(name, text):
+    # The template puts a line break after each opening tag, and one before the closing
+    # tag of every part but <output>, whose closing tag follows the command's output.
+    closing = "" if name == "output" else "\n?"
+    match = re.search(rf"<{name}>\n?(.*?){closing}</{name}>", text, re.S)
+    return match.group(1) if match else None
+
+
+def looks_like(document):
+    if not isinstance(document, dict) or not isinstance(document.get("messages"), list):
+        return False
+    fmt = document.get("trajectory_format")
+    info = document.get("info")
+    return (isinstance(fmt, str) and fmt.startswith("mini-swe-agent")) or \
+        (isinstance(info, dict) and "mini_version" in info)
+
+
+def read(text, name):
+    """Turns from the text of a mini-swe-agent trajectory file."""
+    document = loads(text, name)
+    if not isinstance(document, dict):
+        raise InputError(f"{name}: a mini-swe-agent trajectory must be one JSON object "
+                         "with a 'messages' list")
+    messages = need(document, "messages", list, name)
+    turns = []
+    pending = None  # the command of the last assistant message, until its observation
+    calls = {}  # tool call id -> command, for tool-calling trajectories
+    for number, message in enumerate(messages, 1):
+        where = f"{name} message {number}"
+        if not isinstance(message, dict):
+            raise InputError(f"{where}: a message must be an object")
+        role = get(message, "role", str, where)
+        content = text_of(message.get("content"), where)
+        if role == "assistant":
+            pending = _assistant(message, content, calls, where)
+        elif role == "tool":
+            call_id = get(message, "tool_call_id", str, where)
+            if call_id in calls:
+                turns.append(turn(calls.pop(call_id), *_tool_observation(content, where)))
+        elif role == "user" and pending is not None:
+            observation = _observation(content)
+            if observation is not None:
+                turns.append(turn(pending, *observation))
+            pending = None
+    return finish(turns, name, LABEL)
+
+
+def _assistant(message, content, calls, where):
+    """The command this reply asks to run, or None (tool calls are kept in `calls`)."""
+    for index, call in enumerate(get(message, "tool_calls", list, where, default=[]), 1):
+        call_where = f"{where} tool call {index}"
+        if not isinstance(call, dict):
+            raise InputError(f"{call_where}: must be an object")
+        function = get(call, "function", dict, call_where, default={})
+        arguments = get(function, "arguments", (str, dict), call_where, default={})
+        args = try_loads(arguments) if isinstance(arguments, str) else arguments
+        command = args.get("command") if isinstance(args, dict) else None
+        call_id = get(call, "id", str, call_where)
+        if isinstance(command, str) and call_id is not None:
+            calls[call_id] = command
+    blocks = _BLOCK.findall(content)
+    # Anything but exactly one block is a format error: nothing ran.
+    return blocks[0].strip() if len(blocks) == 1 else None
+
+
+def _observation(content):
+    """(output, exit status) from an observation message, or None if it is not one."""
+    match = _RETURNCODE.search(content)
+    if match is None:
+        if _TIMED_OUT.search(content):
+            return content, None  # killed on timeout: no exit status of its own
+        return None
+    output = _tag("output", content)
+    if output is None:
+        head, tail = _tag("output_head", content), _tag("output_tail", content)
+        elided = _tag("elided_chars", content)
+        middle = f"[... {elided.strip()} ...]" if elided else "[...]"
+        output = "\n".join(part for part in (head, middle, tail) if part is not None)
+    return output, int(match.group(1))
+
+
+def _tool_observation(content, where):
+    decoded = try_loads(content)
+    if not isinstance(decoded, dict):
+        return content, None
+    code = status(decoded.get("returncode"), where)
+    if isinstance(decoded.get("output"), str):
+        return decoded["output"], code
+    head, tail = decoded.get("output_head"), decoded.get("output_tail")
+    if isinstance(head, str) and isinstance(tail, str):
+        return f"{head}\n[... {decoded.get('elided_chars', '')} characters elided ...]\n{tail}", code
+    return content, code

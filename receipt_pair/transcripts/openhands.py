@@ -1,0 +1,153 @@
+"""OpenHands trajectories (V0) and event streams (V1).
+
+V0: a list of events; actions carry `action` and `args`, observations carry
+`observation`, `content`, `extras` and `cause` (the id of the action they answer).
+V1 (software agent SDK): events tagged by `kind`; an `ActionEvent` and the
+`ObservationEvent` answering it share a `tool_call_id`. See docs/formats.md.
+"""
+
+from ..errors import InputError
+from ._common import (finish, get, is_missing, json_lines, need, status, text_of,
+                      tool_summary, try_loads, turn)
+
+LABEL = "OpenHands"
+# -1 is OpenHands' "still running / unknown" exit code, not a status the command returned.
+_UNKNOWN = (-1,)
+_V0_ACTIONS = {"run": "command", "run_ipython": "code", "read": "path", "edit": "path",
+               "write": "path", "browse": "url", "browse_interactive": "browser_actions"}
+_V1_ANSWERS = ("ObservationEvent", "AgentErrorEvent", "UserRejectObservation")
+
+
+def is_v0_event(value):
+    return isinstance(value, dict) and (
+        (isinstance(value.get("action"), str) and isinstance(value.get("args"), dict)) or
+        (isinstance(value.get("observation"), str) and ("extras" in value or "cause" in value)))
+
+
+def is_v1_event(value):
+    return isinstance(value, dict) and isinstance(value.get("kind"), str) and \
+        value["kind"].endswith(("Event", "Observation")) and "source" in value
+
+
+def looks_like_events(events):
+    """Whether a decoded list holds OpenHands events (V0 or V1)."""
+    sample = events[:50]
+    return any(is_v0_event(e) or is_v1_event(e) for e in sample)
+
+
+def read(text, name):
+    """Turns from an OpenHands trajectory: a JSON list of events or V1 events per line."""
+    document = try_loads(text)
+    if isinstance(document, dict):
+        for key in ("trajectory", "history", "events"):
+            if isinstance(document.get(key), list):
+                document = document[key]
+                break
+    if isinstance(document, list):
+        numbered = [(f"{name} event {i}", e) for i, e in enumerate(document, 1)]
+    elif is_missing(document) or isinstance(document, dict):
+        numbered = [(f"{name} line {n}", e) for n, e in json_lines(text, name)]
+    else:
+        raise InputError(f"{name}: an OpenHands trajectory must be a list of events")
+    for where, event in numbered:
+        if not isinstance(event, dict):
+            raise InputError(f"{where}: an event must be an object")
+    if any(is_v1_event(event) for _, event in numbered):
+        return finish(_read_v1(numbered), name, LABEL)
+    return finish(_read_v0(numbered), name, LABEL)
+
+
+def _read_v0(numbered):
+    actions = []  # (id, command)
+    answers = {}  # action id -> (output, exit status)
+    for where, event in numbered:
+        if isinstance(event.get("action"), str):
+            key = _V0_ACTIONS.get(event["action"])
+            if key is None:
+                continue  # message, think, finish, state changes: the agent's own words
+            args = need(event, "args", dict, where)
+            event_id = _event_id(event, where)
+            actions.append((event_id, _v0_command(event["action"], key, args, where)))
+        elif isinstance(event.get("observation"), str) and event.get("cause") is not None:
+            cause = _event_id(event, where, key="cause")
+            if cause not in answers:
+                extras = get(event, "extras", dict, where, default={})
+                metadata = get(extras, "metadata", dict, where, default={})
+                code = metadata.get("exit_code", extras.get("exit_code"))
+                output = _framed(text_of(event.get("content"), where), metadata, where)
+                answers[cause] = (output, status(code, where, _UNKNOWN))
+    return [turn(cmd, *answers[i]) for i, cmd in actions if i in answers]
+
+
+def _v0_command(action, key, args, where):
+    value = args.get(key)
+    if action in ("run", "run_ipython"):
+        return need(args, key, str, where)
+    return f"{action} {value}" if isinstance(value, str) else action
+
+
+def _event_id(event, where, key="id"):
+    value = event.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise InputError(f"{where}: '{key}' must be an event id, not {type(value).__name__}")
+    return value
+
+
+def _read_v1(numbered):
+    actions = []  # (key, command)
+    answers = {}  # tool_call_id or action id -> (output, exit status)
+    for where, event in numbered:
+        kind = event.get("kind")
+        if kind == "ActionEvent":
+            action = get(event, "action", dict, where)
+            if action is None:
+                continue  # the model asked for a tool that could not run
+            keys = (get(event, "tool_call_id", str, where), get(event, "id", str, where))
+            actions.append((keys, _v1_command(get(event, "tool_name", str, where), action, where)))
+        elif kind in _V1_ANSWERS:
+            answer = _v1_answer(kind, event, where)
+            for key in (get(event, "tool_call_id", str, where), get(event, "action_id", str, where)):
+                if key is not None:
+                    answers.setdefault(key, answer)
+    turns = []
+    for keys, cmd in actions:
+        key = next((k for k in keys if k is not None and k in answers), None)
+        if key is not None:
+            turns.append(turn(cmd, *answers[key]))
+    return turns
+
+
+def _v1_command(tool, action, where):
+    command = get(action, "command", str, where)
+    if tool in ("terminal", "execute_bash", "bash") or \
+            str(action.get("kind", "")).endswith(("TerminalAction", "BashAction")):
+        if command is not None:
+            return command
+    words = [tool or str(action.get("kind") or "tool")]
+    words += [action[k] for k in ("command", "path") if isinstance(action.get(k), str)]
+    return " ".join(words) if len(words) > 1 else tool_summary(words[0], action)
+
+
+def _v1_answer(kind, event, where):
+    if kind == "AgentErrorEvent":
+        return get(event, "error", str, where, default=""), None
+    if kind == "UserRejectObservation":
+        reason = get(event, "rejection_reason", str, where, default="")
+        return f"Action rejected: {reason}", None
+    observation = need(event, "observation", dict, where)
+    if "content" in observation:
+        output = text_of(observation["content"], where)
+    else:
+        output = get(observation, "output", str, where, default="")
+    metadata = get(observation, "metadata", dict, where, default={})
+    code = observation.get("exit_code")
+    if code is None:
+        code = metadata.get("exit_code")
+    return _framed(output, metadata, where), status(code, where, _UNKNOWN)
+
+
+def _framed(output, metadata, where):
+    """The output as the agent saw it: the runtime's prefix and suffix notes around it."""
+    prefix = get(metadata, "prefix", str, where, default="")
+    suffix = get(metadata, "suffix", str, where, default="")
+    return f"{prefix}{output}{suffix}"

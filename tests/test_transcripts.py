@@ -1,0 +1,376 @@
+"""Readers for agent session files: golden turns, detection, partial and bad files, fuzzing.
+
+The fixtures under tests/data/transcripts follow the real on-disk shapes described, with
+sources, in docs/formats.md. A fixture's name starts with its format; its golden turns sit
+beside it as NAME.expected.json.
+"""
+
+import ast
+import glob
+import json
+import os
+import random
+import sys
+import unittest
+
+from receipt_pair.errors import InputError
+from receipt_pair.logs import Turn, decode
+from receipt_pair.transcripts import FORMATS, detect, read_transcript
+
+from tests.helpers import DATA, ROOT, EXAMPLES
+
+HERE = os.path.join(DATA, "transcripts")
+BAD = os.path.join(HERE, "bad")
+PACKAGE = os.path.join(ROOT, "receipt_pair", "transcripts")
+
+
+def _fixtures():
+    names = []
+    for path in sorted(glob.glob(os.path.join(HERE, "*"))):
+        name = os.path.basename(path)
+        if os.path.isdir(path) or ".expected." in name or name.startswith("hook-") or \
+                name == "bad.json":
+            continue
+        names.append(name)
+    return names
+
+
+def _format_of(name):
+    """The format a fixture's name starts with (the longest match)."""
+    return max((f for f in FORMATS if name.startswith(f)), key=len)
+
+
+def _text(path):
+    with open(path, "rb") as handle:
+        return decode(handle.read(), os.path.basename(path))
+
+
+def _as_dicts(turns):
+    return [{"cmd": t.cmd, "output": t.output, "exit_status": t.exit_status} for t in turns]
+
+
+def _expected(name):
+    with open(os.path.join(HERE, name.rsplit(".", 1)[0] + ".expected.json")) as handle:
+        return json.load(handle)
+
+
+FIXTURES = _fixtures()
+
+# Words only the agents themselves say in the fixtures: they must never become output.
+AGENT_WORDS = (
+    "I pushed the parser fix", "I'll read the parser first", "Fixed the crash; all tests pass",
+    "Inspecting the parser", "Pushed fix/parser; the suite is green", "The fix is in and all",
+    "I'll look at the parser first", "Check how empty text is split", "Pushed fix/parser.",
+    "The tests pass, so push the branch", "All tests pass.", "All done! The parser",
+    "Pushed fix/parser and the tests pass", "Running the parser tests first", "THOUGHT:",
+    "DISCUSSION", "Let me look at the parser",
+)
+# Headers that state an exit status are taken off; the number is in exit_status.
+STATUS_HEADERS = ("Exit code ", "Process exited with code", "Exit Code:",
+                  "##[error]Process completed with exit code", "<returncode>")
+
+
+class GoldenTurns(unittest.TestCase):
+    def test_every_fixture_gives_its_golden_turns(self):
+        self.assertGreaterEqual(len(FIXTURES), 14)
+        for name in FIXTURES:
+            with self.subTest(fixture=name):
+                turns = read_transcript(_text(os.path.join(HERE, name)), name, _format_of(name))
+                self.assertEqual(_as_dicts(turns), _expected(name))
+
+    def test_every_format_has_a_fixture_with_a_passing_and_a_failing_command(self):
+        for fmt in FORMATS:
+            with self.subTest(format=fmt):
+                names = [n for n in FIXTURES if _format_of(n) == fmt]
+                self.assertTrue(names, f"no fixture for {fmt}")
+                turns = [t for n in names for t in _expected(n)]
+                self.assertTrue(any("3 passed" in t["output"] for t in turns))
+                self.assertTrue(any("1 failed" in t["output"] or "[rejected]" in t["output"]
+                                    for t in turns))
+
+    def test_agent_words_never_become_output_or_commands(self):
+        for name in FIXTURES:
+            for turn in _expected(name):
+                for words in AGENT_WORDS:
+                    with self.subTest(fixture=name, words=words):
+                        self.assertNotIn(words, turn["output"])
+                        self.assertNotIn(words, turn["cmd"])
+
+    def test_status_headers_are_taken_off_and_kept_as_numbers(self):
+        statuses = set()
+        for name in FIXTURES:
+            for turn in _expected(name):
+                statuses.add(turn["exit_status"])
+                for header in STATUS_HEADERS:
+                    with self.subTest(fixture=name, header=header):
+                        self.assertNotIn(header, turn["output"])
+        self.assertLessEqual({None, 0, 1}, statuses)
+
+    def test_windows_line_ends_read_the_same(self):
+        for name in FIXTURES:
+            with self.subTest(fixture=name):
+                text = _text(os.path.join(HERE, name)).replace("\r\n", "\n")
+                crlf = text.replace("\n", "\r\n")
+                if name.endswith(".jsonl") or name.endswith(".txt"):
+                    turns = read_transcript(crlf, name, _format_of(name))
+                    self.assertEqual(_as_dicts(turns), _expected(name))
+
+
+class Detection(unittest.TestCase):
+    def test_each_fixture_is_told_from_its_content(self):
+        for name in FIXTURES:
+            with self.subTest(fixture=name):
+                self.assertEqual(detect(_text(os.path.join(HERE, name))), _format_of(name))
+
+    def test_plain_turns_logs_are_never_taken_for_an_agent_format(self):
+        plain = [
+            '[{"cmd": "git push", "output": "ok"}]',
+            '[{"cmd": "make", "output": "built", "exit_status": 0}, {"output": "done"}]',
+            '{"turns": [{"cmd": "ls", "output": "a.txt"}]}',
+            '{"cmd": "make", "output": "built"}\n{"cmd": "make test", "output": "3 passed"}\n',
+            '{"cmd": "make", "output": "built"}\n',
+            "[]", "{}", "[INFO] starting\n", "plain words\n", "", "\n\n",
+            '<?xml version="1.0"?><testsuite name="t"><testcase name="a"/></testsuite>',
+            '{"type": "user", "cmd": "ls", "output": "x"}\n',
+            "2026-03-02T18:00:00.0000000Z Current runner version: '2.328.0'\n",
+        ]
+        for text in plain:
+            with self.subTest(text=text[:40]):
+                self.assertIsNone(detect(text))
+
+    def test_the_projects_own_logs_and_examples_are_not_agent_formats(self):
+        paths = sorted(glob.glob(os.path.join(DATA, "logs", "*")) +
+                       glob.glob(os.path.join(EXAMPLES, "*.json")) +
+                       glob.glob(os.path.join(EXAMPLES, "*.jsonl")))
+        self.assertGreater(len(paths), 10)
+        for path in paths:
+            with self.subTest(path=os.path.relpath(path, ROOT)):
+                self.assertIsNone(detect(_text(path)))
+
+    def test_stop_hook_input_is_not_a_transcript(self):
+        for name in ("hook-claude-code-stop.json", "hook-codex-stop.json"):
+            with self.subTest(hook=name):
+                self.assertIsNone(detect(_text(os.path.join(HERE, name))))
+
+
+class StopHookInput(unittest.TestCase):
+    def _load(self, name):
+        return json.loads(_text(os.path.join(HERE, name)))
+
+    def test_claude_code_stop_hook_fields(self):
+        hook = self._load("hook-claude-code-stop.json")
+        required = {"session_id", "transcript_path", "cwd", "hook_event_name", "stop_hook_active"}
+        optional = {"permission_mode", "last_assistant_message"}
+        self.assertLessEqual(required, set(hook))
+        self.assertLessEqual(set(hook), required | optional)
+        self.assertEqual(hook["hook_event_name"], "Stop")
+        self.assertIs(hook["stop_hook_active"], False)
+        self.assertTrue(hook["transcript_path"].endswith(hook["session_id"] + ".jsonl"))
+
+    def test_codex_stop_hook_fields_are_exactly_the_schemas(self):
+        hook = self._load("hook-codex-stop.json")
+        # codex-rs/hooks/schema/generated/stop.command.input.schema.json: all required,
+        # no others allowed.
+        self.assertEqual(set(hook), {"cwd", "hook_event_name", "last_assistant_message", "model",
+                                     "permission_mode", "session_id", "stop_hook_active",
+                                     "transcript_path", "turn_id"})
+        self.assertEqual(hook["hook_event_name"], "Stop")
+        self.assertIn(hook["permission_mode"], ("default", "acceptEdits", "plan", "dontAsk",
+                                                "bypassPermissions"))
+
+
+class PartialAndBadFiles(unittest.TestCase):
+    def test_every_bad_file_is_one_clear_error(self):
+        with open(os.path.join(HERE, "bad.json")) as handle:
+            expected = json.load(handle)
+        self.assertEqual(sorted(expected), sorted(os.listdir(BAD)), "each bad file has a message")
+        for name, (fmt, message) in sorted(expected.items()):
+            with self.subTest(bad=name):
+                with self.assertRaises(InputError) as caught:
+                    read_transcript(_text(os.path.join(BAD, name)), name, fmt)
+                self.assertIn(message, str(caught.exception))
+                self.assertNotIn("\n", str(caught.exception))
+
+    def test_a_half_written_last_line_is_ignored_but_a_finished_bad_line_is_an_error(self):
+        for name in ("claude-code-partial.jsonl", "codex-rollout-partial.jsonl",
+                     "gemini-cli-session-partial.jsonl"):
+            with self.subTest(partial=name):
+                text = _text(os.path.join(HERE, name))
+                self.assertFalse(text.endswith("\n"))
+                self.assertEqual(_as_dicts(read_transcript(text, name, _format_of(name))),
+                                 _expected(name))
+                last = text.count("\n") + 1
+                with self.assertRaisesRegex(InputError, rf"^{name} line {last} column \d+: not valid JSON"):
+                    read_transcript(text + "\n", name, _format_of(name))
+
+    def test_unknown_record_types_are_skipped(self):
+        unknown = '{"type": "from-a-later-version", "payload": {"type": "function_call"}, "x": [1]}\n'
+        for name in FIXTURES:
+            if not name.endswith(".jsonl") or "partial" in name:
+                continue
+            with self.subTest(fixture=name):
+                text = _text(os.path.join(HERE, name))
+                turns = read_transcript(unknown + text + unknown, name, _format_of(name))
+                self.assertEqual(_as_dicts(turns), _expected(name))
+
+    def test_a_call_without_its_result_is_dropped(self):
+        commands = [t["cmd"] for t in _expected("claude-code-session.jsonl")]
+        self.assertIn("git status --short",
+                      _text(os.path.join(HERE, "claude-code-session.jsonl")))
+        self.assertNotIn("git status --short", commands)
+
+    def test_unknown_format_and_empty_file(self):
+        with self.assertRaisesRegex(InputError, "^x.jsonl: unknown transcript format 'aider'"):
+            read_transcript("{}", "x.jsonl", "aider")
+        for fmt in FORMATS:
+            with self.subTest(format=fmt):
+                with self.assertRaisesRegex(InputError, "^x: the file is empty"):
+                    read_transcript("\ufeff \n", "x", fmt)
+
+    def test_claude_code_exit_line_counts_only_on_an_error_result(self):
+        def session(is_error):
+            use = {"type": "assistant", "message": {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cat notes"}}]}}
+            result = {"type": "user", "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "t1", "content": "Exit code 3\nnotes",
+                 "is_error": is_error}]}}
+            return json.dumps(use) + "\n" + json.dumps(result) + "\n"
+        self.assertEqual(read_transcript(session(True), "s", "claude-code"),
+                         [Turn("cat notes", "notes", 3)])
+        self.assertEqual(read_transcript(session(False), "s", "claude-code"),
+                         [Turn("cat notes", "Exit code 3\nnotes", None)])
+
+
+class Fuzz(unittest.TestCase):
+    """Mutated fixtures: the only outcomes allowed are a list of Turns or one InputError."""
+
+    WRONG = (None, True, False, 0, -1, 1.5, 10 ** 30, "", "x", "\u2028", [], {}, [[[]]],
+             {"content": {"content": []}}, ["a", 1, None], {"type": "tool_use"})
+
+    def setUp(self):
+        self.rng = random.Random(20260302)
+        self.count = 0
+
+    def check(self, text, fmt):
+        self.count += 1
+        try:
+            found = detect(text)
+        except Exception as exc:  # noqa: BLE001 - any escape is the failure under test
+            self.fail(f"detect raised {type(exc).__name__}: {exc}")
+        self.assertIn(found, FORMATS + (None,))
+        for reader in {fmt, found} - {None}:
+            try:
+                turns = read_transcript(text, "fuzz", reader)
+            except InputError as exc:
+                self.assertNotIn("\n", str(exc))
+                self.assertTrue(str(exc).startswith("fuzz"))
+                continue
+            except Exception as exc:  # noqa: BLE001
+                self.fail(f"{reader} raised {type(exc).__name__}: {exc}")
+            self.assertIsInstance(turns, list)
+            for turn in turns:
+                self.assertIsInstance(turn, Turn)
+                self.assertIsInstance(turn.cmd, str)
+                self.assertIsInstance(turn.output, str)
+                status = turn.exit_status
+                self.assertTrue(status is None or (isinstance(status, int) and
+                                                   not isinstance(status, bool)))
+
+    def _documents(self, text):
+        """(lines or None, decoded values): one value per JSON line, or the whole document."""
+        try:
+            return None, [json.loads(text)]
+        except ValueError:
+            pass
+        lines = text.split("\n")
+        values = []
+        for line in lines:
+            try:
+                values.append(json.loads(line) if line.strip() else None)
+            except ValueError:
+                values.append(None)
+        return lines, values
+
+    def _paths(self, value, prefix=(), depth=0):
+        yield prefix
+        if depth > 12:
+            return
+        items = value.items() if isinstance(value, dict) else \
+            enumerate(value) if isinstance(value, list) else ()
+        for key, child in items:
+            yield from self._paths(child, prefix + (key,), depth + 1)
+
+    def _replace(self, value, path, new):
+        if not path:
+            return new
+        parent = value
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = new
+        return value
+
+    def _mutate(self, text, new_value):
+        lines, values = self._documents(text)
+        candidates = [i for i, v in enumerate(values) if v is not None]
+        if not candidates:
+            return text
+        index = self.rng.choice(candidates)
+        value = values[index]
+        path = self.rng.choice(list(self._paths(value)))
+        mutated = json.dumps(self._replace(value, path, new_value))
+        if lines is None:
+            return mutated
+        lines[index] = mutated
+        return "\n".join(lines)
+
+    def test_mutated_fixtures_give_turns_or_one_input_error(self):
+        for name in FIXTURES:
+            fmt = _format_of(name)
+            text = _text(os.path.join(HERE, name))
+            with self.subTest(fixture=name):
+                for _ in range(6):  # cut off anywhere
+                    self.check(text[:self.rng.randrange(len(text))], fmt)
+                for _ in range(10):  # a value of the wrong type
+                    new = self.rng.choice(self.WRONG)
+                    self.check(self._mutate(text, json.loads(json.dumps(new))), fmt)
+                deep = [0]
+                for _ in range(60):
+                    deep = [deep]
+                for new in (deep, {"content": deep}, {"output": deep, "metadata": deep}):
+                    self.check(self._mutate(text, new), fmt)  # nested deeper than the cap
+                self.check("[" * 100000 + "]" * 100000, fmt)  # deeper than the stack
+                self.check('{"a":' * 50000 + "1" + "}" * 50000 + "\n" + text, fmt)
+                for other in FORMATS:  # every reader on every fixture
+                    self.check(text, other)
+        self.assertGreaterEqual(self.count, 200)
+
+
+class Code(unittest.TestCase):
+    def test_imports_only_the_standard_library_turn_and_input_error(self):
+        stdlib = getattr(sys, "stdlib_module_names", None) or {
+            "json", "re", "shlex", "os", "sys", "typing", "dataclasses"}
+        allowed_relative = {("logs", "Turn"), ("errors", "InputError")}
+        for path in sorted(glob.glob(os.path.join(PACKAGE, "*.py"))):
+            with open(path, encoding="utf-8") as handle:
+                tree = ast.parse(handle.read(), path)
+            for node in ast.walk(tree):
+                with self.subTest(module=os.path.basename(path), line=getattr(node, "lineno", 0)):
+                    if isinstance(node, ast.Import):
+                        for alias in node.names:
+                            self.assertIn(alias.name.split(".")[0], stdlib)
+                    elif isinstance(node, ast.ImportFrom):
+                        if node.level == 0:
+                            self.assertIn(node.module.split(".")[0], stdlib)
+                        elif node.level == 2:
+                            for alias in node.names:
+                                self.assertIn((node.module, alias.name), allowed_relative)
+
+    def test_modules_stay_short(self):
+        for path in sorted(glob.glob(os.path.join(PACKAGE, "*.py"))):
+            with self.subTest(module=os.path.basename(path)):
+                with open(path, encoding="utf-8") as handle:
+                    self.assertLess(len(handle.read().splitlines()), 300)
+
+
+if __name__ == "__main__":
+    unittest.main()
