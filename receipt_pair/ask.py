@@ -32,7 +32,19 @@ class ModelAnswer:
     timings: dict = field(default_factory=dict)
     wall_s: float = 0.0
     error: Optional[str] = None
-    extra: dict = field(default_factory=dict)  # the --extra fields given for this model
+    extra: dict = field(default_factory=dict)  # the extra request fields given for this model
+
+    def to_dict(self):
+        """The one serialisation of an answer: `check --json`, receipts and answers rows."""
+        c = self.checked
+        return {
+            "arm": self.arm, "model": self.model, "extra": self.extra,
+            "constrained": self.constrained, "request_sha256": self.request_sha256,
+            "reply": self.reply, "reply_sha256": self.reply_sha256, "verdict": c.verdict,
+            "turn": c.turn, "quote": c.quote, "reason": c.reason, "answer": c.answer,
+            "code": c.code, "usage": self.usage, "timings": self.timings,
+            "wall_s": self.wall_s, "error": self.error,
+        }
 
 
 class SchemaMemory:

@@ -52,12 +52,13 @@ def prepare_answers_file(path, items_sha256, items_count, items_name, config, no
             raise MismatchError(
                 f"{path} holds answers for another items file (sha256 "
                 f"{header['items_sha256'][:12]}..., not {items_sha256[:12]}...); "
-                "give a new --out")
+                "use another answers file", cli_hint="give a new --out")
         for key in _CONFIG_KEYS:
             if header.get(key) != config[key]:
                 raise MismatchError(
                     f"{path} was made with {key} {header.get(key)!r}, not {config[key]!r}; "
-                    "give a new --out, or the same settings to resume")
+                    "use another answers file, or the same settings to resume",
+                    cli_hint="give a new --out, or the same options")
         done = {(row["id"], row["arm"]) for row in rows if not row.get("error")}
         if done:
             note(f"{path}: resuming; {len(done)} answers already there are not asked again")
@@ -95,7 +96,7 @@ def run_batch(items, items_sha256, out_path, client, reader, *, model_a, model_b
                 shown = reader.render(list(item.turns), max_turns)
                 answer = ask(client, reader, item.claim, shown, arm, model, extra, memory)
                 records.append_record(fd, records.answer_row(item.id, answer, reader,
-                                                             max_turns, extra))
+                                                             max_turns))
                 asked += 1
                 elapsed = time.monotonic() - started
                 progress(Progress(arm, asked, total, item.id, answer.checked.answer,

@@ -1,32 +1,41 @@
 """One exception family; each error's str() is the line a user reads.
 
 `cli.main` catches `ReceiptPairError` once and maps its `exit_code` to the process exit
-status, so no traceback reaches a user for bad input, a down server or a bad file.
+status, so no traceback reaches a user for bad input, a down server or a bad file. Messages
+name no command-line flags (Python callers read them too); an error may carry a
+`cli_hint` ("pass --allow-remote") that the command line adds after the message.
 """
 
-# Exit statuses, named once. check and gate share the answer codes (0 / 3 / 4) so that a
-# script can act on either the same way.
+# Exit statuses: each number means one thing, whatever the command (README, "Exit statuses").
 EXIT_OK = 0
-EXIT_DIFFERS = 1  # replay found a difference
-EXIT_USAGE = 2  # bad arguments, or a file that does not fit the run (score's pinned items)
-EXIT_NOT_SHOWN = 3
-EXIT_CONTRADICTED = 4
-EXIT_SELFTEST_FAILED = 4
-EXIT_INPUT = 5  # a log, items, reply or answers file that cannot be read
+# No receipt to rely on: the gate could not check (a model call failed, the log could not
+# be read), or a recorded receipt or answer does not re-derive (replay, verify, ledger).
+EXIT_NO_RECEIPT = 1
+EXIT_USAGE = 2  # the arguments, or the files they name, do not fit together
+EXIT_NOT_SHOWN = 3  # the gate: the pair says not shown
+EXIT_CONTRADICTED = 4  # the gate: the pair says contradicted
+EXIT_INPUT = 5  # a log, items, reply, receipt or answers file that cannot be read
 EXIT_SERVER = 6  # the model server is down, refused, timed out or answered an error
-EXIT_GATE_COULD_NOT_CHECK = 1  # spec section 5: the gate says "could not check" with 1
-EXIT_CANNOT_EXECUTE = 126
-EXIT_NOT_FOUND = 127
+EXIT_SELFTEST_FAILED = 7  # a probe of the quote check or the pair rules failed
+EXIT_CANNOT_EXECUTE = 126  # the gate: shown, but the command cannot be started
+EXIT_NOT_FOUND = 127  # the gate: shown, but the command cannot be found
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as shells report it
 
 
 class ReceiptPairError(Exception):
     """Base class: a message for the user and the exit status that goes with it."""
 
     exit_code = EXIT_USAGE
+    cli_hint = None  # what to do about it on the command line, if anything
+
+    def __init__(self, message="", cli_hint=None):
+        super().__init__(message)
+        if cli_hint is not None:
+            self.cli_hint = cli_hint
 
 
 class UsageError(ReceiptPairError):
-    """The command line, or a combination of options, cannot be acted on."""
+    """The call, or a combination of options, cannot be acted on."""
 
     exit_code = EXIT_USAGE
 
@@ -47,3 +56,11 @@ class ServerError(ReceiptPairError):
     """The model server could not be reached or answered with an error."""
 
     exit_code = EXIT_SERVER
+
+
+class ModelCallFailed(ServerError):
+    """A model could not be asked; `result` holds the pair's result with that model's row."""
+
+    def __init__(self, message, result=None, cli_hint=None):
+        super().__init__(message, cli_hint)
+        self.result = result

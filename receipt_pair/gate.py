@@ -1,8 +1,9 @@
 """The gate: the pair's answer decides whether an action runs.
 
-The action is an argument list run with no shell, so `;`, `&&`, `$HOME` and `*` are plain
-characters to it. (On Windows, a `.cmd` or `.bat` program is run by cmd.exe, which does read
-`&` and `%`: give such a program only arguments you trust.)
+`decide` is the policy, a pure table; `run_action` starts the program. The action is an
+argument list run with no shell, so `;`, `&&`, `$HOME` and `*` are plain characters to it.
+(On Windows, a `.cmd` or `.bat` program is run by cmd.exe, which does read `&` and `%`:
+give such a program only arguments you trust.)
 """
 
 import shlex
@@ -11,7 +12,6 @@ from dataclasses import dataclass
 
 from . import errors
 from .answers import CONTRADICTED, NOT_SHOWN, SHOWN
-from .errors import UsageError
 
 GATE_RULES = ("r2", "r3")
 COULD_NOT_CHECK = "could not check: no receipt, no action"
@@ -30,6 +30,29 @@ def dry_run_line(argv):
     return f"shown: the log shows it worked; dry run, so nothing runs: {shlex.join(argv)}"
 
 
+@dataclass(frozen=True)
+class Decision:
+    """What the pair's answer means for the action: whether it runs, the line, the status."""
+
+    runs: bool
+    line: str  # the last line printed before the action runs, or instead of it
+    status: int  # the exit status when the action does not run
+
+
+def decide(answer, could_check, action, dry_run=False):
+    """The gate's policy: a pair answer (and whether both models could be asked) becomes a
+    Decision. It fails closed: only `shown` from two models that both answered runs.
+    """
+    if not could_check:
+        return Decision(False, COULD_NOT_CHECK, errors.EXIT_NO_RECEIPT)
+    if answer != SHOWN:
+        line, status = LINES[answer]
+        return Decision(False, line, status)
+    if dry_run:
+        return Decision(False, dry_run_line(action), errors.EXIT_OK)
+    return Decision(True, shown_line(action), errors.EXIT_OK)
+
+
 def run_action(argv, env=None):
     """Run `argv` with no shell; return (exit status, error message or None).
 
@@ -46,37 +69,3 @@ def run_action(argv, env=None):
         return errors.EXIT_CANNOT_EXECUTE, f"cannot run {argv[0]}: {exc.strerror or exc}"
     status = completed.returncode
     return (128 - status if status < 0 else status), None
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What the pair's answer means for the action: whether it runs, the line, the status."""
-
-    runs: bool
-    line: str  # the last line printed before the action runs, or instead of it
-    status: int  # the exit status when the action does not run
-
-
-def decide(answer, could_check, action, dry_run=False):
-    """The gate's policy, as a table: a pair answer (and whether both models could be asked)
-    becomes a Decision. It fails closed: only `shown` from two models that answered runs.
-    """
-    if not could_check:
-        return Decision(False, COULD_NOT_CHECK, errors.EXIT_GATE_COULD_NOT_CHECK)
-    if answer != SHOWN:
-        line, status = LINES[answer]
-        return Decision(False, line, status)
-    if dry_run:
-        return Decision(False, dry_run_line(action), errors.EXIT_OK)
-    return Decision(True, shown_line(action), errors.EXIT_OK)
-
-
-def split_witness(argv):
-    """(test command, action) from `TEST ... -- ACTION ...`; both must be there."""
-    if not argv or "--" not in argv:
-        raise UsageError("gate --witness needs: -- TEST COMMAND ... -- ACTION ...")
-    split = argv.index("--")
-    test, action = argv[:split], argv[split + 1:]
-    if not test:
-        raise UsageError("gate --witness: the test command before the second -- is empty")
-    return test, action

@@ -12,9 +12,13 @@ import tempfile
 
 from . import __version__
 from .errors import InputError
+from .logs import decode
 
 ANSWERS_SCHEMA = "receipt-pair/answers/1"
-RECEIPT_SCHEMA = "receipt-pair/receipt/1"
+RECEIPT_SCHEMA = "receipt-pair/receipt/2"
+# Receipts of schema 1 kept each model's checked answer nested under "checked"; they are
+# still read (receipts/gate-demo-1 holds two).
+RECEIPT_SCHEMAS = ("receipt-pair/receipt/1", RECEIPT_SCHEMA)
 
 # The keys of one answer row, in order. A test pins them: scripts rely on them.
 ROW_KEYS = (
@@ -52,35 +56,12 @@ def header_record(items_sha256, items_count, items_name, config):
     }
 
 
-def answer_row(item_id, answer, reader, max_turns, extra):
-    """One model's answer to one item, as a line of the answers file."""
-    checked = answer.checked
-    return {
-        "schema": ANSWERS_SCHEMA,
-        "kind": "answer",
-        "id": item_id,
-        "arm": answer.arm,
-        "model": answer.model,
-        "reader": reader.version,
-        "reader_fingerprint": reader.fingerprint,
-        "max_turns": max_turns,
-        "constrained": answer.constrained,
-        "extra": extra or {},
-        "request_sha256": answer.request_sha256,
-        "reply": answer.reply,
-        "reply_sha256": answer.reply_sha256,
-        "verdict": checked.verdict,
-        "turn": checked.turn,
-        "quote": checked.quote,
-        "reason": checked.reason,
-        "answer": checked.answer,
-        "code": checked.code,
-        "usage": answer.usage,
-        "timings": answer.timings,
-        "wall_s": answer.wall_s,
-        "error": answer.error,
-        "time": utc_now(),
-    }
+def answer_row(item_id, answer, reader, max_turns):
+    """One model's answer to one item, as a line of the answers file (keys in ROW_KEYS order)."""
+    fields = dict(answer.to_dict(), schema=ANSWERS_SCHEMA, kind="answer", id=item_id,
+                  reader=reader.version, reader_fingerprint=reader.fingerprint,
+                  max_turns=max_turns, time=utc_now())
+    return {key: fields[key] for key in ROW_KEYS}
 
 
 def append_record(fd, record):
@@ -176,24 +157,6 @@ def write_json_atomic(path, value):
         raise
 
 
-def model_entry(answer):
-    """One model's part of a receipt: what was sent, what came back, what the check made."""
-    return {
-        "arm": answer.arm,
-        "model": answer.model,
-        "extra": answer.extra,
-        "constrained": answer.constrained,
-        "request_sha256": answer.request_sha256,
-        "reply": answer.reply,
-        "reply_sha256": answer.reply_sha256,
-        "checked": answer.checked.to_dict(),
-        "usage": answer.usage,
-        "timings": answer.timings,
-        "wall_s": answer.wall_s,
-        "error": answer.error,
-    }
-
-
 def build_receipt(result, log_name, log_sha256, turns, max_turns, settings, witness=None):
     """The whole receipt of one check, enough to re-derive its answer offline."""
     receipt = {
@@ -209,7 +172,7 @@ def build_receipt(result, log_name, log_sha256, turns, max_turns, settings, witn
         "reader": {"version": result.reader.version, "fingerprint": result.reader.fingerprint},
         "rule": result.rule,
         "settings": settings,
-        "models": [model_entry(m) for m in result.models],
+        "models": [m.to_dict() for m in result.models],
         "answer": result.answer,
         "quotes": [q.to_dict() for q in result.quotes],
         # The deterministic first reading: a recorded non-zero exit status is a failure line.
@@ -219,3 +182,19 @@ def build_receipt(result, log_name, log_sha256, turns, max_turns, settings, witn
     if witness is not None:
         receipt["witness"] = witness
     return receipt
+
+
+def reply_text(data, name):
+    """The model's reply from a saved file: the raw text, or a whole chat response's content."""
+    text = decode(data, name)
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(value, dict) and isinstance(value.get("choices"), list) and value["choices"]:
+        try:
+            content = value["choices"][0]["message"]["content"]
+        except (KeyError, TypeError):
+            return text
+        return content if isinstance(content, str) else ""
+    return text

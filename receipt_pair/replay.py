@@ -10,7 +10,7 @@ from .quote_check import check_reply
 from .readers import get_reader
 from .request import build_request, request_sha256, sha256_text
 from .errors import UsageError
-from .records import ANSWERS_SCHEMA, RECEIPT_SCHEMA
+from .records import ANSWERS_SCHEMA, RECEIPT_SCHEMA, RECEIPT_SCHEMAS
 from .rules import combine
 from .logs import Turn
 
@@ -106,8 +106,8 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
     receipt for that log.
     """
     differences = []
-    if not isinstance(receipt, dict) or receipt.get("schema") != RECEIPT_SCHEMA:
-        return [f"not a receipt (schema must be {RECEIPT_SCHEMA!r})"]
+    if not isinstance(receipt, dict) or receipt.get("schema") not in RECEIPT_SCHEMAS:
+        return [f"not a receipt (schema must be one of {', '.join(RECEIPT_SCHEMAS)})"]
     try:
         turns = [Turn(t.get("cmd", ""), t.get("output", ""), t.get("exit_status"))
                  for t in receipt["turns"]]
@@ -134,8 +134,9 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
     for entry in models:
         arm = entry.get("arm")
         where = f"model {arm}"
-        recorded = dict(entry.get("checked") or {})
-        recorded.update({k: entry.get(k) for k in ("request_sha256", "reply_sha256", "error")})
+        recorded = dict(entry)
+        if receipt["schema"] != RECEIPT_SCHEMA:  # schema 1 nested the checked answer
+            recorded.update(entry.get("checked") or {})
         _, again = recheck(reader, claim, turns, max_turns, entry.get("model"),
                            entry.get("extra") or {}, entry.get("constrained"),
                            entry.get("reply"), recorded, where, differences)

@@ -59,23 +59,6 @@ def render_check(result):
     return lines
 
 
-def check_json(result):
-    return {
-        "answer": result.answer,
-        "rule": result.rule,
-        "claim": result.claim,
-        "reader": result.reader.version,
-        "quotes": [q.to_dict() for q in result.quotes],
-        "models": [
-            {"arm": m.arm, "model": m.model, "verdict": m.checked.verdict, "turn": m.checked.turn,
-             "quote": m.checked.quote, "answer": m.checked.answer, "code": m.checked.code,
-             "reason": m.checked.reason, "error": m.error, "wall_s": m.wall_s,
-             "usage": m.usage, "timings": m.timings}
-            for m in result.models
-        ],
-    }
-
-
 def render_verify(checked):
     lines = [f"answer: {checked.answer}",
              f"code:   {checked.code}: {CODE_TEXT.get(checked.code, '')}",

@@ -13,7 +13,7 @@ from .rules import RULES, combine_answers
 
 SCORE_SCHEMA = "receipt-pair/score/1"
 Z95 = 1.959963984540054
-ARMS = ("A", "B", "R1", "R2", "R3")
+ARMS = ("A", "B") + tuple(rule.upper() for rule in RULES)  # the models alone, then each rule
 MEASURES = ("right", "false_shown", "true_shown_kept", "correct_not_shown",
             "false_contradicted", "true_contradicted_kept")
 MEASURE_TEXT = {

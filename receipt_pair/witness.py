@@ -65,8 +65,9 @@ def _check_appendable(path):
         except (UnicodeDecodeError, ValueError):
             value = None
         if not isinstance(value, dict):
-            raise InputError(f"{path} line {number}: not a JSON Lines turn; record appends "
-                             "only to JSON Lines logs (give a new --log file)")
+            raise InputError(f"{path} line {number}: not a JSON Lines turn; a witness record "
+                             "is appended only to a JSON Lines log",
+                             cli_hint="give a new --log file")
 
 
 def _stream(process, echo):

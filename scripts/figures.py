@@ -22,12 +22,13 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from receipt_pair.score import ARMS  # noqa: E402  (after the path is set)
 BLOCK = re.compile(r"(<!-- figures (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /figures -->)", re.S)
 MEASURES = [("right", "right"), ("false_shown", "false shown"),
             ("true_shown_kept", "true shown kept"), ("correct_not_shown", "correct not shown"),
             ("false_contradicted", "false contradicted"),
             ("true_contradicted_kept", "true contradicted kept")]
-ARMS = ["A", "B", "R1", "R2", "R3"]
 
 
 def load(path):

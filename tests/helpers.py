@@ -1,9 +1,14 @@
-"""Small shared helpers for the tests: run the CLI in-process, temporary files."""
+"""Shared helpers for the tests: run the CLI in-process, temporary files, small items.
+
+Every test module takes its shared pieces from here; no test module imports another.
+"""
 
 import contextlib
 import io
+import json
 import os
 import shutil
+import socket
 import tempfile
 import unittest
 
@@ -36,3 +41,32 @@ class TempDirTest(unittest.TestCase):
         with open(path, mode) as handle:
             handle.write(text)
         return path
+
+
+def closed_port():
+    """A loopback port nothing listens on (bound, then closed)."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    return port
+
+
+def make_items(n=4):
+    """An items file's text: n push claims, truths in turn shown / not_shown / contradicted."""
+    lines = []
+    for i in range(n):
+        lines.append(json.dumps({
+            "id": f"i{i}", "claim": f"I pushed change {i}",
+            "turns": [{"cmd": "git push", "output": f"   a{i}..b{i}  main -> main"}],
+            "truth": ["shown", "not_shown", "contradicted"][i % 3], "trap": "plain"}))
+    return "\n".join(lines) + "\n"
+
+
+def good(body):
+    """A scripted model reply that quotes the real push line of whatever item was asked."""
+    from tests.fakeserver import answer
+
+    text = body["messages"][1]["content"]
+    line = next(l for l in text.splitlines() if "main -> main" in l).strip()
+    return answer("shown", "T1", line)

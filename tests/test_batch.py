@@ -8,28 +8,10 @@ import time
 import unittest
 from unittest import mock
 
-from receipt_pair import batch as batch_module
 from receipt_pair.records import ROW_KEYS, read_answers
 
-from tests.fakeserver import FakeServer, Reply, answer, chat_response
-from tests.helpers import ROOT, TempDirTest, run_cli
-
-
-def make_items(n=4):
-    lines = []
-    for i in range(n):
-        lines.append(json.dumps({
-            "id": f"i{i}", "claim": f"I pushed change {i}",
-            "turns": [{"cmd": "git push", "output": f"   a{i}..b{i}  main -> main"}],
-            "truth": ["shown", "not_shown", "contradicted"][i % 3], "trap": "plain"}))
-    return "\n".join(lines) + "\n"
-
-
-def good(body):
-    # Answer with the real line of whatever item was asked.
-    text = body["messages"][1]["content"]
-    line = next(l for l in text.splitlines() if "main -> main" in l).strip()
-    return answer("shown", "T1", line)
+from tests.fakeserver import FakeServer, Reply, chat_response
+from tests.helpers import ROOT, TempDirTest, good, make_items, run_cli
 
 
 class Batch(TempDirTest):
@@ -98,7 +80,7 @@ class Batch(TempDirTest):
 
         with FakeServer() as fake:
             self.script_all(fake)
-            with mock.patch("receipt_pair.cli._progress_printer", return_value=stop_after_three):
+            with mock.patch("receipt_pair.cli_runs._progress_printer", return_value=stop_after_three):
                 status, _, err = self.run_batch(fake)
             self.assertEqual(status, 130)
             self.assertEqual(len(read_answers(self.out)[1]), 3)

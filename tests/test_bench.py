@@ -7,8 +7,7 @@ import subprocess
 import sys
 
 from tests.fakeserver import FakeServer
-from tests.helpers import ROOT, TempDirTest
-from tests.test_batch import good, make_items
+from tests.helpers import ROOT, TempDirTest, good, make_items
 
 spec = importlib.util.spec_from_file_location("figures", os.path.join(ROOT, "scripts", "figures.py"))
 figures = importlib.util.module_from_spec(spec)

@@ -2,7 +2,7 @@
 
 import json
 import os
-import time
+import threading
 import unittest
 
 from receipt_pair.request import sha256_text
@@ -11,8 +11,7 @@ from receipt_pair.pair import check_claim
 from receipt_pair.client import Client
 
 from tests.fakeserver import FakeServer, Reply, answer, chat_response
-from tests.helpers import EXAMPLES, TempDirTest, run_cli
-from tests.test_client import closed_port
+from tests.helpers import EXAMPLES, TempDirTest, closed_port, run_cli
 
 LOG = os.path.join(EXAMPLES, "push-ok.json")
 CLAIM = "I pushed the parser fix to fix/parser"
@@ -134,30 +133,43 @@ class CheckCommand(TempDirTest):
 
 class Concurrency(unittest.TestCase):
     def run_pair(self, concurrent):
+        """The pair's result, and whether both questions were in flight at the same time."""
         turns, _ = read_log(LOG)
+        # Each reply waits for the other question to arrive: only asking at once meets it.
+        meeting = threading.Barrier(2, timeout=2 if concurrent is not False else 0.2)
+        met = []
+
+        def meet(body):
+            try:
+                meeting.wait()
+                met.append(True)
+            except threading.BrokenBarrierError:
+                met.append(False)
+            return Reply(200, chat_response(GOOD))
+
         with FakeServer(kind="lemonade", max_models=2) as fake:
-            slow = lambda body: Reply(200, chat_response(GOOD), delay=0.3)
-            fake.script("qa", slow)
-            fake.script("qb", slow)
-            started = time.monotonic()
+            fake.script("qa", meet)
+            fake.script("qb", meet)
             result = check_claim(CLAIM, turns, model_a="qa", model_b="qb",
                                  client=Client(fake.base_url), concurrent=concurrent)
-            return result, time.monotonic() - started
+            return result, all(met)
 
     def test_same_answers_either_way(self):
-        together, t_together = self.run_pair(True)
-        in_turn, t_in_turn = self.run_pair(False)
+        together, both_in_flight = self.run_pair(True)
+        in_turn, overlapped = self.run_pair(False)
         self.assertTrue(together.concurrent)
         self.assertFalse(in_turn.concurrent)
         for a, b in zip(together.models, in_turn.models):
             self.assertEqual(a.request_sha256, b.request_sha256)
             self.assertEqual(a.checked, b.checked)
         self.assertEqual(together.answer, in_turn.answer)
-        self.assertLess(t_together, t_in_turn)
+        self.assertTrue(both_in_flight)
+        self.assertFalse(overlapped)
 
     def test_auto_uses_what_the_server_says(self):
-        result, _ = self.run_pair(None)
+        result, both_in_flight = self.run_pair(None)
         self.assertTrue(result.concurrent)
+        self.assertTrue(both_in_flight)
 
 
 if __name__ == "__main__":

@@ -53,15 +53,15 @@ class Selftest(unittest.TestCase):
         self.assertRegex(last, r"^\d+ probes: \d+ passed, 0 failed$")
         self.assertGreaterEqual(int(last.split()[0]), 60)
 
-    def test_selftest_fails_with_4_when_a_probe_fails(self):
+    def test_selftest_fails_with_its_own_status_when_a_probe_fails(self):
         from unittest import mock
 
-        from receipt_pair import cli, selftest
+        from receipt_pair import cli_runs, selftest
 
         broken = selftest.Result("broken probe", False, "x")
-        with mock.patch.object(cli, "run_probes", return_value=[broken]):
+        with mock.patch.object(cli_runs, "run_probes", return_value=[broken]):
             status, out, _ = run_cli("selftest")
-        self.assertEqual(status, 4)
+        self.assertEqual(status, 7)
         self.assertIn("FAIL broken probe", out)
 
 

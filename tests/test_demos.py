@@ -22,8 +22,7 @@ from collections import Counter
 from receipt_pair.items import read_items
 from receipt_pair.logs import read_log
 from tests.fakeserver import FakeServer, answer
-from tests.helpers import EXAMPLES, TempDirTest, run_cli
-from tests.test_client import closed_port
+from tests.helpers import EXAMPLES, TempDirTest, closed_port, run_cli
 
 GATE_DEMO = os.path.join(EXAMPLES, "gate-demo", "run_demo.py")
 CHAIN_DEMO = os.path.join(EXAMPLES, "chain_demo", "demo_chain.py")

@@ -6,8 +6,7 @@ import stat
 import sys
 
 from tests.fakeserver import FakeServer, Reply, answer
-from tests.helpers import EXAMPLES, TempDirTest, run_cli
-from tests.test_client import closed_port
+from tests.helpers import EXAMPLES, TempDirTest, closed_port, run_cli
 
 LOG = os.path.join(EXAMPLES, "push-ok.json")
 CLAIM = "I pushed the parser fix to fix/parser"

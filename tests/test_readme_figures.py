@@ -45,6 +45,20 @@ class ReadmeFigures(unittest.TestCase):
                     with open(os.path.join(folder, name), "rb") as handle:
                         self.assertEqual(hashlib.sha256(handle.read()).hexdigest(), hashes[name])
 
+    def test_every_sealed_figures_file_has_its_block(self):
+        # A block deleted from the README (or never written) must fail here: every sealed
+        # score, benchmark and choice file in receipts/ is quoted by at least one block.
+        quoted = {word for spec_text, _ in figures.blocks(self.text)
+                  for word in spec_text.split()[1:]}
+        receipts = os.path.join(ROOT, "receipts")
+        for folder in sorted(os.listdir(receipts)):
+            hashes = sealed_hashes(os.path.join(receipts, folder)) \
+                if os.path.isdir(os.path.join(receipts, folder)) else {}
+            for name in hashes:
+                if name.startswith(("score-", "bench", "choice")) and name.endswith(".json"):
+                    with self.subTest(file=f"receipts/{folder}/{name}"):
+                        self.assertIn(f"receipts/{folder}/{name}", quoted)
+
     def test_no_count_typed_outside_a_block(self):
         # "k of n" figures belong in blocks rendered from sealed files, not in prose.
         outside = figures.BLOCK.sub("", self.text)

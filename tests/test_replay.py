@@ -3,8 +3,7 @@
 import json
 
 from tests.fakeserver import FakeServer
-from tests.helpers import TempDirTest, run_cli
-from tests.test_batch import good, make_items
+from tests.helpers import TempDirTest, good, make_items, run_cli
 
 
 class Tampering(TempDirTest):

@@ -5,8 +5,7 @@ import subprocess
 import sys
 
 from tests.fakeserver import FakeServer, answer
-from tests.helpers import ROOT, TempDirTest
-from tests.test_batch import good, make_items
+from tests.helpers import ROOT, TempDirTest, good, make_items
 
 SCRIPT = os.path.join(ROOT, "scripts", "sealed-run")
 

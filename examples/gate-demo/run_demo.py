@@ -242,7 +242,7 @@ def tell(args, work, kept):
 
     header("2. Take 1: the agent's first try (gross() ignores the rate it is given)")
     take1, status, text = gate_take(args, work, project, "take1", TAKE_1_MESSAGE)
-    if status == errors.EXIT_GATE_COULD_NOT_CHECK:
+    if status == errors.EXIT_NO_RECEIPT:
         explain_could_not_check(text)
         return EXIT_COULD_NOT_CHECK
     if status not in (errors.EXIT_NOT_SHOWN, errors.EXIT_CONTRADICTED) or server_head(server):
@@ -256,7 +256,7 @@ def tell(args, work, kept):
 
     header("3. Take 2: the agent fixes the bug and amends its unpushed commit")
     take2, status, text = gate_take(args, work, project, "take2", TAKE_2_MESSAGE, amend=True)
-    if status == errors.EXIT_GATE_COULD_NOT_CHECK:
+    if status == errors.EXIT_NO_RECEIPT:
         explain_could_not_check(text)
         return EXIT_COULD_NOT_CHECK
     if status != 0 or server_head(server) != take2:

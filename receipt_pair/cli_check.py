@@ -1,0 +1,185 @@
+"""The commands about one claim: check, verify, gate, record."""
+
+import argparse
+import sys
+
+from . import errors
+from . import gate as gating
+from .cli_options import (add_concurrent_option, add_model_options, add_reading_options,
+                          message, print_flush, print_json, print_lines, read_json_file,
+                          report_differences, run_check, save_receipt)
+from .errors import ReceiptPairError, UsageError
+from .logs import display_name, read_bytes, read_log
+from .quote_check import check_reply
+from .readers import get_reader
+from .records import reply_text
+from .replay import replay_receipt
+from .report import render_check, render_verify
+from .witness import record_turn
+
+# -- check --------------------------------------------------------------------------------
+
+
+def add_check(commands):
+    p = commands.add_parser("check", help="check one claim against one log")
+    p.add_argument("--claim", required=True, help="what the agent says it did")
+    p.add_argument("--log", required=True, help="the agent's log (- for standard input)")
+    p.add_argument("--json", action="store_true", help="machine output")
+    p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
+    add_concurrent_option(p, "ask A and B at once (auto: when the server says it holds two "
+                              "models); default no: on a 2-core machine asking at once "
+                              "measured slower (see the benchmark)")
+    add_model_options(p)
+    p.set_defaults(func=_cmd_check)
+
+
+def _cmd_check(args):
+    turns, log_sha256 = read_log(args.log)
+    result = run_check(args, args.claim, turns)
+    if args.save:
+        save_receipt(args, result, display_name(args.log), log_sha256, turns)
+    if args.json:
+        print_json(result.to_dict())
+    else:
+        print_lines(render_check(result))
+        if args.save:
+            print(f"\nreceipt saved: {args.save}")
+    if result.failed:
+        failed = result.failed[0]
+        print(f"receipt-pair: model {failed.arm} could not be asked: {failed.error}",
+              file=sys.stderr)
+        return errors.EXIT_SERVER
+    return errors.EXIT_OK
+
+
+# -- verify -------------------------------------------------------------------------------
+
+
+def add_verify(commands):
+    p = commands.add_parser("verify", help="the quote check alone, on a saved reply; no server")
+    p.add_argument("--log", help="the log the model was shown")
+    p.add_argument("--reply", help="the model's raw reply (or a whole chat response)")
+    p.add_argument("--receipt", help="re-derive a receipt saved by check --save instead")
+    p.add_argument("--json", action="store_true", help="machine output")
+    add_reading_options(p)
+    p.set_defaults(func=_cmd_verify)
+
+
+def _cmd_verify(args):
+    if args.receipt:
+        return verify_receipt(args)
+    if not args.log or not args.reply:
+        raise UsageError("verify needs --log FILE and --reply FILE (or --receipt FILE)")
+    turns, _ = read_log(args.log)
+    reply = reply_text(read_bytes(args.reply), display_name(args.reply))
+    reader = get_reader(args.reader)
+    checked = check_reply(reply, reader.render(turns, args.max_turns))
+    if args.json:
+        print_json({"answer": checked.answer, "code": checked.code, "verdict": checked.verdict,
+                     "turn": checked.turn, "quote": checked.quote, "reason": checked.reason,
+                     "reader": reader.version})
+    else:
+        print_lines(render_verify(checked))
+    return errors.EXIT_OK
+
+
+def verify_receipt(args):
+    receipt = read_json_file(args.receipt)
+    log_turns = log_sha = None
+    if args.log:
+        log_turns, log_sha = read_log(args.log)
+    differences = replay_receipt(receipt, log_turns, log_sha)
+    return report_differences(differences, f"receipt {args.receipt}", 1)
+
+
+# -- gate and record ----------------------------------------------------------------------
+
+
+def add_gate(commands):
+    p = commands.add_parser(
+        "gate", help="run a command only if the log shows the claim",
+        usage="receipt-pair gate --claim TEXT (--log FILE | --witness --log FILE) [options] "
+              "-- [TEST ... --] COMMAND ...")
+    p.add_argument("--claim", required=True, help="what the agent says it did")
+    p.add_argument("--log", help="the agent's log; with --witness, the record is appended here")
+    p.add_argument("--witness", action="store_true",
+                   help="run the test command after -- yourself, record it, and check the "
+                        "claim against that fresh record only")
+    p.add_argument("--dry-run", action="store_true",
+                   help="ask the models and print the command, but run nothing")
+    p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
+    add_concurrent_option(p, argparse.SUPPRESS)
+    add_model_options(p, rules=gating.GATE_RULES)
+    p.set_defaults(func=_cmd_gate)
+
+
+def _split_witness(argv):
+    """(test command, action) from `TEST ... -- ACTION ...`; both must be there."""
+    if not argv or "--" not in argv:
+        raise UsageError("gate --witness needs: -- TEST COMMAND ... -- ACTION ...")
+    split = argv.index("--")
+    test, action = argv[:split], argv[split + 1:]
+    if not test:
+        raise UsageError("gate --witness: the test command before the second -- is empty")
+    return test, action
+
+
+def _cmd_gate(args):
+    """Check the claim, then run the action only on `shown`; fail closed on any doubt."""
+    action = args.command_argv
+    if args.witness:
+        test, action = _split_witness(action)
+    if not action:
+        raise UsageError("gate needs the action after --, like: gate --claim ... --log ... "
+                         "-- git push")
+    if not args.log:
+        raise UsageError("gate --witness needs --log FILE to append the record to"
+                         if args.witness else "gate needs --log FILE (or --witness)")
+    witness = None
+    try:
+        if args.witness:
+            witness = record_turn(args.log, test, echo=sys.stderr)
+            turns, log_sha256 = [witness.turn], witness.record_sha256
+        else:
+            turns, log_sha256 = read_log(args.log)
+        result = run_check(args, args.claim, turns)
+    except UsageError:
+        raise
+    except ReceiptPairError as exc:
+        print_flush(f"receipt-pair: {message(exc)}", sys.stderr)
+        decision = gating.decide(None, could_check=False, action=action)
+        print_flush(decision.line)
+        return decision.status
+    print_lines(render_check(result))
+    if args.save:
+        save_receipt(args, result, display_name(args.log), log_sha256, turns,
+                      witness.receipt_note() if witness else None)
+    if result.failed:  # one model failed: whatever the rule, nothing runs
+        failed = result.failed[0]
+        print_flush(f"receipt-pair: model {failed.arm} could not be asked: {failed.error}",
+                     sys.stderr)
+    decision = gating.decide(result.answer, could_check=not result.failed, action=action,
+                             dry_run=args.dry_run)
+    print_flush(decision.line)
+    if not decision.runs:
+        return decision.status
+    status, problem = gating.run_action(action)
+    if problem:
+        print_flush(f"receipt-pair: {problem}", sys.stderr)
+    return status
+
+
+def add_record(commands):
+    p = commands.add_parser("record", help="run a command and append it to a witness log",
+                            usage="receipt-pair record --log FILE -- COMMAND ...")
+    p.add_argument("--log", required=True, help="log file to append the record to")
+    p.set_defaults(func=_cmd_record)
+
+
+def _cmd_record(args):
+    if not args.command_argv:
+        raise UsageError("record needs the command after --, like: record --log run.jsonl "
+                         "-- pytest -q")
+    witness = record_turn(args.log, args.command_argv, echo=sys.stdout)
+    return witness.turn.exit_status
+

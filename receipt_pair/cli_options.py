@@ -1,0 +1,147 @@
+"""What the commands share: argument types, the model options, printing, one check.
+
+Only the command line prints; these helpers are its own.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+from . import errors
+from .client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B, DEFAULT_TIMEOUT,
+                     ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B, Client)
+from .errors import InputError, ServerError
+from .logs import decode, display_name, read_bytes
+from .pair import check_claim
+from .readers import DEFAULT_READER, READERS, get_reader
+from .records import build_receipt, write_json_atomic
+from .render import DEFAULT_MAX_TURNS
+from .report import render_differences
+from .request import SETTINGS
+from .rules import DEFAULT_RULE, RULES
+
+def json_object(text):
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("must be a JSON object, like '{\"top_k\": 1}'")
+    return value
+
+
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be more than 0")
+    return value
+
+
+def add_reading_options(parser):
+    parser.add_argument("--max-turns", type=positive_int, default=DEFAULT_MAX_TURNS,
+                        help="how many of the last turns the models see (default: %(default)s)")
+    parser.add_argument("--reader", default=None, choices=sorted(READERS),
+                        help=f"reader version (default: {DEFAULT_READER})")
+
+
+def add_model_options(parser, rules=RULES):
+    add_reading_options(parser)
+    if rules:
+        parser.add_argument("--rule", choices=rules, default=DEFAULT_RULE,
+                            help="pair rule (default: %(default)s)")
+    parser.add_argument("--model-a", default=os.environ.get(ENV_MODEL_A, DEFAULT_MODEL_A),
+                        help=f"model A's id (default: ${ENV_MODEL_A} or %(default)s)")
+    parser.add_argument("--model-b", default=os.environ.get(ENV_MODEL_B, DEFAULT_MODEL_B),
+                        help=f"model B's id (default: ${ENV_MODEL_B} or %(default)s)")
+    parser.add_argument("--extra-a", type=json_object, default=None, metavar="JSON",
+                        help="extra request fields for model A, as a JSON object")
+    parser.add_argument("--extra-b", type=json_object, default=None, metavar="JSON",
+                        help="extra request fields for model B, as a JSON object")
+    parser.add_argument("--base-url", default=os.environ.get(ENV_BASE_URL, DEFAULT_BASE_URL),
+                        help=f"OpenAI-compatible server (default: ${ENV_BASE_URL} or "
+                             "%(default)s, Lemonade)")
+    parser.add_argument("--allow-remote", action="store_true",
+                        help="allow a server that is not on this machine (the log goes there)")
+    parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
+                        help="seconds to wait for one model call (default: %(default)s)")
+
+
+def add_concurrent_option(parser, help_text):
+    parser.add_argument("--concurrent", choices=("auto", "yes", "no"), default="no",
+                        help=help_text)
+
+
+def client_for(args):
+    return Client(args.base_url, timeout=args.timeout, allow_remote=args.allow_remote)
+
+
+def print_json(value):
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def print_lines(lines, stream=None):
+    print("\n".join(lines), file=stream or sys.stdout, flush=True)
+
+
+def print_flush(line, stream=None):
+    print(line, file=stream or sys.stdout, flush=True)
+
+
+def run_check(args, claim, turns):
+    """Ask the pair about `claim`; a server that failed for both models is an error."""
+    result = check_claim(
+        claim, turns, model_a=args.model_a, model_b=args.model_b, rule=args.rule,
+        reader=get_reader(args.reader), max_turns=args.max_turns, extra_a=args.extra_a,
+        extra_b=args.extra_b, client=client_for(args), concurrent=concurrency(args),
+        keep_failed=True)
+    if len(result.failed) == 2:
+        raise ServerError(result.models[0].error if result.models[0].error == result.models[1].error
+                          else f"{result.models[0].error}; {result.models[1].error}")
+    return result
+
+
+def concurrency(args):
+    return {"auto": None, "yes": True, "no": False}[getattr(args, "concurrent", "auto")]
+
+
+def save_receipt(args, result, log_name, log_sha256, turns, witness=None):
+    receipt = build_receipt(result, log_name, log_sha256, turns, args.max_turns, dict(SETTINGS),
+                            witness)
+    try:
+        write_json_atomic(args.save, receipt)
+    except OSError as exc:
+        raise InputError(f"{args.save}: cannot write the receipt: {exc.strerror or exc}") from None
+    return receipt
+
+
+def read_json_file(path):
+    name = display_name(path)
+    try:
+        return json.loads(decode(read_bytes(path), name))
+    except ValueError as exc:
+        raise InputError(f"{name}: not valid JSON: {exc}") from None
+
+
+def report_differences(differences, what, count):
+    print_lines(render_differences(differences, what, count))
+    return errors.EXIT_NO_RECEIPT if differences else errors.EXIT_OK
+
+
+def message(exc):
+    """An error's line, with what to do about it on the command line when it says."""
+    hint = getattr(exc, "cli_hint", None)
+    return f"{exc} ({hint})" if hint else str(exc)

@@ -1,0 +1,96 @@
+"""The Python API a user would expect: the public names, and check_claim's promises."""
+
+import unittest
+
+from receipt_pair.errors import ModelCallFailed, ServerError, UsageError
+
+from tests.fakeserver import FakeServer, Reply, answer
+from tests.helpers import closed_port
+
+TURNS = [{"cmd": "git push origin main", "output": "To origin\n   a1..b2  main -> main"}]
+GOOD = answer("shown", "T1", "a1..b2  main -> main")
+
+
+class PublicNames(unittest.TestCase):
+    def test_top_level_imports(self):
+        from receipt_pair import ReceiptPairError, Turn, check_claim, read_log  # noqa: F401
+        import receipt_pair
+
+        self.assertTrue(issubclass(ServerError, ReceiptPairError))
+        self.assertEqual(sorted(receipt_pair.__all__),
+                         sorted(["__version__", "check_claim", "read_log", "Turn",
+                                 "ReceiptPairError"]))
+        with self.assertRaises(AttributeError):
+            receipt_pair.no_such_name  # noqa: B018
+
+
+class CheckClaim(unittest.TestCase):
+    def check(self, fake, **kwargs):
+        from receipt_pair import check_claim
+
+        return check_claim("I pushed main", kwargs.pop("turns", TURNS), model_a="qa",
+                           model_b="qb", base_url=fake.base_url, **kwargs)
+
+    def test_dicts_and_a_reader_by_version(self):
+        from receipt_pair import Turn
+
+        with FakeServer() as fake:
+            fake.script("qa", GOOD)
+            fake.script("qb", GOOD)
+            result = self.check(fake, reader="v2")
+            self.assertEqual(result.answer, "shown")
+            self.assertEqual(result.reader.version, "v2")
+            fake.script("qa", GOOD)
+            fake.script("qb", GOOD)
+            again = self.check(fake, turns=[Turn(**TURNS[0])])
+        self.assertEqual(again.answer, "shown")
+        self.assertEqual([m.answer for m in map(lambda m: m.checked, again.models)],
+                         ["shown", "shown"])
+
+    def test_bad_arguments_refused_before_any_request(self):
+        bad = [dict(rule="r4"), dict(reader="v9"), dict(max_turns=0), dict(turns=[]),
+               dict(turns="git push"), dict(turns=[{"cmd": 3}]), dict(turns=[42])]
+        with FakeServer() as fake:
+            for kwargs in bad:
+                with self.subTest(kwargs=kwargs):
+                    with self.assertRaises((UsageError,)) as caught:
+                        self.check(fake, **kwargs)
+                    self.assertNotIn("--", str(caught.exception))
+            self.assertEqual(fake.requests, [])
+
+    def test_a_failed_model_raises_with_the_result(self):
+        with FakeServer() as fake:
+            fake.script("qa", GOOD)
+            fake.script("qb", Reply(500, {"error": "out of memory"}))
+            with self.assertRaises(ModelCallFailed) as caught:
+                self.check(fake)
+            result = caught.exception.result
+            self.assertEqual([m.arm for m in result.failed], ["B"])
+            self.assertIn("out of memory", str(caught.exception))
+            fake.script("qa", GOOD)
+            fake.script("qb", Reply(500, {"error": "out of memory"}))
+            kept = self.check(fake, keep_failed=True)
+        self.assertEqual(kept.answer, "not shown")
+        self.assertEqual(kept.models[1].checked.code, "call_failed")
+
+    def test_server_down_is_a_server_error(self):
+        from receipt_pair import check_claim
+
+        with self.assertRaises(ServerError):
+            check_claim("I pushed main", TURNS, base_url=f"http://127.0.0.1:{closed_port()}/v1")
+
+    def test_one_to_dict_everywhere(self):
+        with FakeServer() as fake:
+            fake.script("qa", GOOD)
+            fake.script("qb", GOOD)
+            result = self.check(fake)
+        data = result.to_dict()
+        self.assertEqual(set(data), {"answer", "rule", "claim", "reader", "quotes", "models"})
+        for entry, model in zip(data["models"], result.models):
+            self.assertEqual(entry, model.to_dict())
+            self.assertLessEqual({"model", "verdict", "turn", "quote", "answer", "code",
+                                  "reason", "error"}, set(entry))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,86 @@
+"""The layout shows the architecture: leaf modules stay leaves, no import cycles, no module
+too long to read, and sealed evidence still runs against the package as it is now."""
+
+import ast
+import os
+import subprocess
+import sys
+import unittest
+
+from tests.helpers import ROOT
+
+PACKAGE = os.path.join(ROOT, "receipt_pair")
+MAX_LINES = 420  # "about 400": a module longer than this holds more than one thing
+
+
+def package_modules():
+    """(dotted name, path) of every module of the package, subpackages included."""
+    for folder, _, files in os.walk(PACKAGE):
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                dotted = os.path.relpath(path, ROOT)[:-3].replace(os.sep, ".")
+                yield dotted.replace(".__init__", ""), path
+
+
+def top_level_imports(dotted, path):
+    """The package modules `dotted` imports when it is loaded (not inside functions)."""
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    package = dotted if path.endswith("__init__.py") else dotted.rsplit(".", 1)[0]
+    found = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+            if node.module:
+                found.add(f"{base}.{node.module}")
+            else:
+                found.update(f"{base}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("receipt_pair"))
+    return found
+
+
+class Layout(unittest.TestCase):
+    def test_no_import_cycle(self):
+        graph = {name: top_level_imports(name, path) for name, path in package_modules()}
+        graph = {name: {d for d in deps if d in graph and d != name}
+                 for name, deps in graph.items()}
+
+        def visit(name, stack):
+            for dep in graph[name]:
+                self.assertNotIn(dep, stack, f"import cycle: {' -> '.join(stack + [dep])}")
+                visit(dep, stack + [dep])
+
+        for name in graph:
+            visit(name, [name])
+
+    def test_no_module_too_long(self):
+        for name, path in package_modules():
+            with open(path, encoding="utf-8") as handle:
+                lines = len(handle.read().splitlines())
+            with self.subTest(module=name):
+                self.assertLessEqual(lines, MAX_LINES)
+
+    def test_pair_rules_load_no_reader_or_terminal_code(self):
+        code = ("import sys, receipt_pair.rules; "
+                "print(' '.join(sorted(m for m in sys.modules if m.startswith('receipt_pair'))))")
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout.split()
+        self.assertEqual(out, ["receipt_pair", "receipt_pair.answers", "receipt_pair.rules"])
+
+    def test_sealed_pair_choice_script_still_runs(self):
+        # receipts/dev-pair-choice/pairs.py is sealed evidence: a rename that breaks the
+        # names it imports must fail here, not be found by a reader later.
+        script = os.path.join(ROOT, "receipts", "dev-pair-choice", "pairs.py")
+        done = subprocess.run([sys.executable, script], cwd=ROOT, capture_output=True,
+                              text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(os.path.join(ROOT, "receipts", "dev-pair-choice", "pairs.txt")) as handle:
+            sealed = handle.read()
+        for line in done.stdout.splitlines():
+            self.assertIn(line.strip(), sealed)
+
+
+if __name__ == "__main__":
+    unittest.main()
