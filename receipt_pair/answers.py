@@ -32,6 +32,9 @@ QUOTE_NOT_FOUND = "quote_not_found"
 SHOWN_QUOTES_FAILURE = "shown_quotes_failure"
 SHOWN_OVER_OVERWRITE = "shown_over_overwrite"
 QUOTE_IS_INSTRUCTION = "quote_is_instruction"
+QUOTE_TOO_SHORT = "quote_too_short"
+QUOTE_AFTER_FORGED_FENCE = "quote_after_forged_fence"
+SHOWN_IN_FAILED_TURN = "shown_in_failed_turn"
 CALL_FAILED = "call_failed"  # no reply at all: the model call itself failed
 # One line each, for people reading a checked answer.
 CODE_TEXT = {
@@ -45,15 +48,19 @@ CODE_TEXT = {
     QUOTE_FROM_OTHER_TURN: "the quote is from another turn's output",
     QUOTE_WHITESPACE_ONLY: "the quote matches only if whitespace is ignored (lines joined?)",
     QUOTE_NOT_FOUND: "the quote is not in the log",
-    SHOWN_QUOTES_FAILURE: "a shown that quotes a failure line",
+    SHOWN_QUOTES_FAILURE: "a shown whose quoted line is a failure line",
     SHOWN_OVER_OVERWRITE: "a shown over output where an overwrite hid a failure",
-    QUOTE_IS_INSTRUCTION: "the quote reads as an instruction to the checker",
+    QUOTE_IS_INSTRUCTION: "the quote's line reads as an instruction to the checker",
+    QUOTE_TOO_SHORT: "the quote is a part of a line too short to mean anything",
+    QUOTE_AFTER_FORGED_FENCE: "the quote sits after text that pretends to end its turn",
+    SHOWN_IN_FAILED_TURN: "a shown from a turn whose recorded exit status is not 0",
     CALL_FAILED: "the model call failed, so the model cannot vouch",
 }
 REFUSAL_CODES = (
     UNPARSEABLE_REPLY, INVALID_VERDICT, WRONG_TURN, EMPTY_QUOTE, QUOTE_FROM_COMMAND,
     QUOTE_FROM_OTHER_TURN, QUOTE_WHITESPACE_ONLY, QUOTE_NOT_FOUND, SHOWN_QUOTES_FAILURE,
-    SHOWN_OVER_OVERWRITE, QUOTE_IS_INSTRUCTION,
+    SHOWN_OVER_OVERWRITE, QUOTE_IS_INSTRUCTION, QUOTE_TOO_SHORT, QUOTE_AFTER_FORGED_FENCE,
+    SHOWN_IN_FAILED_TURN,
 )
 
 

@@ -12,7 +12,6 @@ from typing import Optional
 from .answers import CheckedAnswer, failed_call
 from .client import SchemaRefused, ServerUnreachable
 from .errors import ServerError
-from .quote_check import check_reply
 from .request import build_request, request_sha256, sha256_text
 
 
@@ -89,7 +88,7 @@ def ask(client, reader, claim, shown, arm, model, extra=None, schema_memory=None
             raise  # nothing was asked: the caller stops, it does not record an answer
         except ServerError as exc:
             return _failed(arm, model, body, constrained, exc, started, extra)
-    checked = check_reply(result.content, shown)
+    checked = reader.check_reply(result.content, shown)
     return ModelAnswer(
         arm=arm, model=model, request=body, request_sha256=request_sha256(body),
         constrained=constrained, checked=checked, reply=result.content,

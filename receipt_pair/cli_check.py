@@ -10,7 +10,6 @@ from .cli_options import (add_concurrent_option, add_model_options, add_reading_
                           report_differences, run_check, save_receipt)
 from .errors import ReceiptPairError, UsageError
 from .logs import display_name, read_bytes, read_log
-from .quote_check import check_reply
 from .readers import get_reader
 from .records import reply_text
 from .replay import replay_receipt
@@ -61,7 +60,7 @@ def add_verify(commands):
     p.add_argument("--reply", help="the model's raw reply (or a whole chat response)")
     p.add_argument("--receipt", help="re-derive a receipt saved by check --save instead")
     p.add_argument("--json", action="store_true", help="machine output")
-    add_reading_options(p)
+    add_reading_options(p, retired=True)
     p.set_defaults(func=_cmd_verify)
 
 
@@ -72,8 +71,8 @@ def _cmd_verify(args):
         raise UsageError("verify needs --log FILE and --reply FILE (or --receipt FILE)")
     turns, _ = read_log(args.log)
     reply = reply_text(read_bytes(args.reply), display_name(args.reply))
-    reader = get_reader(args.reader)
-    checked = check_reply(reply, reader.render(turns, args.max_turns))
+    reader = get_reader(args.reader, replay=True)  # a saved reply: nothing new is asked
+    checked = reader.check_reply(reply, reader.render(turns, args.max_turns))
     if args.json:
         print_json({"answer": checked.answer, "code": checked.code, "verdict": checked.verdict,
                      "turn": checked.turn, "quote": checked.quote, "reason": checked.reason,

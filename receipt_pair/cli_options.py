@@ -14,7 +14,7 @@ from .client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B, DEFAULT
 from .errors import InputError, ServerError
 from .logs import decode, display_name, read_bytes
 from .pair import check_claim
-from .readers import DEFAULT_READER, READERS, get_reader
+from .readers import DEFAULT_READER, READERS, get_reader, usable_readers
 from .records import build_receipt, write_json_atomic
 from .render import DEFAULT_MAX_TURNS
 from .report import render_differences
@@ -51,15 +51,18 @@ def positive_float(text):
     return value
 
 
-def add_reading_options(parser):
+def add_reading_options(parser, retired=False):
+    """--max-turns and --reader; `retired` offers the retired readers too (no new question
+    is asked with them except by a re-run of a sealed run)."""
     parser.add_argument("--max-turns", type=positive_int, default=DEFAULT_MAX_TURNS,
                         help="how many of the last turns the models see (default: %(default)s)")
-    parser.add_argument("--reader", default=None, choices=sorted(READERS),
+    parser.add_argument("--reader", default=None,
+                        choices=sorted(READERS) if retired else usable_readers(),
                         help=f"reader version (default: {DEFAULT_READER})")
 
 
-def add_model_options(parser, rules=RULES):
-    add_reading_options(parser)
+def add_model_options(parser, rules=RULES, retired=False):
+    add_reading_options(parser, retired)
     if rules:
         parser.add_argument("--rule", choices=rules, default=DEFAULT_RULE,
                             help="pair rule (default: %(default)s)")

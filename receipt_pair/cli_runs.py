@@ -25,7 +25,9 @@ def add_batch(commands):
     p.add_argument("items", help="items file, one JSON object per line")
     p.add_argument("--out", default="answers.jsonl",
                    help="answers file, appended to and resumed (default: %(default)s)")
-    add_model_options(p, rules=())
+    p.add_argument("--allow-retired", action="store_true",
+                   help="ask with a retired reader, to re-run a sealed run as it was designed")
+    add_model_options(p, rules=(), retired=True)
     p.set_defaults(func=_cmd_batch)
 
 
@@ -38,7 +40,7 @@ def _progress_printer(stream):
 
 def _cmd_batch(args):
     items, items_sha256 = read_items(args.items)
-    reader = get_reader(args.reader)
+    reader = get_reader(args.reader, replay=args.allow_retired)
     client = client_for(args)
     asked = run_batch(items, items_sha256, args.out, client, reader, model_a=args.model_a,
                       model_b=args.model_b, max_turns=args.max_turns, extra_a=args.extra_a,

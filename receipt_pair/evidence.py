@@ -1,11 +1,96 @@
-"""What a quoted line says on its face: a failure, or an instruction to the checker.
+"""What a line says on its face: a failure, or an instruction to the checker.
 
-These are plain patterns, no model. The quote check uses them to take answers away: a
-`shown` that quotes a failure line, or any verdict that quotes a line telling the checker
-what to answer, is refused.
+Plain patterns, no model. The quote check uses them to take answers away: a `shown` whose
+line is a failure line, or any verdict whose line tells the checker what to answer, is
+refused. Before any pattern is matched, characters are folded to what a person reading
+the terminal would take them for (`fold`), so look-alike letters, invisible characters and
+right-to-left overrides cannot disguise "ERROR" or "verdict: shown".
 """
 
+import functools
 import re
+import unicodedata
+
+# Letters from other scripts that look like Latin ones. NFKC does not touch them, and a
+# person reading "ЕRRОR" (Cyrillic Е and О) reads ERROR.
+_LOOK_ALIKES = {
+    # Cyrillic
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
+    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i",
+    "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "һ": "h", "ɡ": "g",
+    "А": "A", "В": "B", "Е": "E", "Ё": "E", "К": "K", "М": "M", "Н": "H", "О": "O",
+    "Р": "P", "С": "C", "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ї": "I",
+    "Ј": "J", "Ԁ": "D", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "I", "Һ": "H",
+    # Greek
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
+    "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ι": "i",
+    "κ": "k", "ν": "v", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "α": "a", "ε": "e",
+    # Latin letters that read as others
+    "ı": "i", "ȷ": "j", "ℓ": "l", "ǀ": "l",
+    # small capitals, which NFKC leaves alone
+    "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h",
+    "ɪ": "i", "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p",
+    "ʀ": "r", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
+}
+# Controls that reorder what follows them on screen: RLO, RLE, RLI.
+_RIGHT_TO_LEFT = "\u202e\u202b\u2067"
+_BIDI_END = "\u202c\u2069"
+
+
+@functools.lru_cache(maxsize=4096)
+def fold_char(ch):
+    """One character as a reader takes it: compatibility forms, marks and invisibles gone."""
+    if ch.isascii():
+        return ch
+    out = []
+    for part in unicodedata.normalize("NFKD", ch):
+        category = unicodedata.category(part)
+        if category in ("Mn", "Me", "Cf"):  # combining strokes, zero-width and bidi controls
+            continue
+        out.append(_LOOK_ALIKES.get(part, part))
+    return unicodedata.normalize("NFKC", "".join(out))
+
+
+def fold(text):
+    """(folded text, index map): map[i] is the index in `text` of folded character i."""
+    if text.isascii():
+        return text, None
+    chars, where = [], []
+    for index, ch in enumerate(text):
+        for part in fold_char(ch):
+            chars.append(part)
+            where.append(index)
+    return "".join(chars), where
+
+
+def _visual(line):
+    """The line as a right-to-left override shows it, or None if it has none."""
+    if not any(c in line for c in _RIGHT_TO_LEFT):
+        return None
+    out, pending, reversing = [], [], False
+    for ch in line:
+        if ch in _RIGHT_TO_LEFT:
+            reversing = True
+        elif ch in _BIDI_END and reversing:
+            out.extend(reversed(pending))
+            pending, reversing = [], False
+        elif reversing:
+            pending.append(ch)
+        else:
+            out.append(ch)
+    out.extend(reversed(pending))
+    return "".join(out)
+
+
+def readings(text):
+    """Every way a reader may take `text`: as stored and, where a right-to-left override
+    reorders it, as shown; each folded."""
+    found = [fold(text)[0]]
+    shown = "\n".join(_visual(line) or line for line in text.split("\n"))
+    if shown != text:
+        found.append(fold(shown)[0])
+    return found
+
 
 # Counts of nothing ("0 failed", "errors: 0", "no errors") are how a clean run reports
 # itself, so they are blanked out before failure words are looked for.
@@ -13,9 +98,11 @@ _BENIGN = re.compile(
     r"""
     \b(?:0|no|zero)\s+(?:[a-z]+\s+)?
         (?:failed|failures?|failing|errors?|errored|fatal|exceptions?|denied|refused|
-           rejected|aborted|killed|timeouts?|timed\s+out|conflicts?|cancell?ed)\b
+           rejected|aborted|killed|timeouts?|timed\s+out|conflicts?|cancell?ed|
+           vulnerabilities|missing|invalid|broken|violations?|crash(?:es|ed)?|unhealthy|
+           warnings?|unavailable|expired)\b
   | \b(?:failed|failures?|failing|errors?|errored|exceptions?|rejected|timeouts?|fatal|
-         conflicts?)\s*[:=]\s*(?:0|none)(?![.\d])
+         conflicts?|missing|invalid|violations?|warnings?)\s*[:=]\s*(?:0|none)(?![.\d])
   | \bwithout\s+(?:any\s+)?(?:errors?|failures?|conflicts?)\b
   | \berror[- ]free\b
   | \b(?:exit|exited|return)(?:\s+with)?(?:\s+(?:code|status))?\s*[:=]?\s*0\b
@@ -32,7 +119,11 @@ _FAILURE_WORDS = re.compile(
        refused|rejected|traceback|exceptions?|abort|aborted|aborting|killed|timed\s+out|
        timeout|panic|panicked|segmentation\s+fault|segfault|core\s+dumped|cannot|can't|
        could\s+not|couldn't|unable\s+to|not\s+found|no\s+such\s+file|unauthori[sz]ed|
-       forbidden|declined|bounced|undeliverable|cancell?ed|conflict|conflicts)
+       forbidden|declined|bounced|undeliverable|cancell?ed|conflict|conflicts|
+       unsuccessful|rolled\s+back|rolling\s+back|expired|
+       invalid|missing|crashed|crash|halted|broken|unreachable|unavailable|unhealthy|
+       evicted|out\s+of\s+memory|no\s+space\s+left|disk\s+full|quota\s+exceeded|
+       deadline\s+exceeded|exceeded|insufficient|suspended|blocked|violations?)
     (?![\w/\\-]|\.\w)
   | \bexit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?\s*[:=]?\s*-?[1-9]\d*\b
   | \breturn\s+(?:code|status)\s*[:=]?\s*-?[1-9]\d*\b
@@ -45,39 +136,62 @@ _FAILURE_WORDS = re.compile(
        Precondition\s+Failed|Payload\s+Too\s+Large|Unprocessable|Too\s+Many\s+Requests|
        Internal\s+Server\s+Error|Not\s+Implemented|Bad\s+Gateway|Service\s+Unavailable|
        Gateway\s+Time-?out)
-  | [\u2717\u2718\u274c]
+  | [\u2715\u2716\u2717\u2718\u274c\u274e\u26d4\U0001f6ab\U0001f534]
   | \bcollected\s+0\s+items\b | \bno\s+tests\s+(?:ran|run|found|collected|executed)\b
   | \bRan\s+0\s+tests?\b | \[no\s+test\s+files\] | \b0\s+(?:tests?|specs?)\s+(?:ran|run|executed)\b
   | \b0\s+passing\b | \bno\s+test\s+suites?\s+found\b | \b0\s+selected\b
+  # payment and event names written as identifiers: card_declined, invoice.payment_failed
+  | (?:card_declined|payment_failed|insufficient_funds|do_not_honou?r|expired_card|
+       incorrect_cvc|processing_error|requires_payment_method|lost_card|stolen_card)
+  | \b[a-z_]+\.(?:failed|declined|canceled|cancelled|failure|errored|bounced|dropped)\b
     """,
     re.I | re.X,
 )
+# Case-sensitive names: exception classes (AssertionError, IOException), Kubernetes pod
+# states and reasons, and the upper-case states of cloud stacks (CREATE_FAILED).
+_FAILURE_NAMES = re.compile(
+    r"""
+    [a-z](?:Error|Exception|Failure|Fault)\b
+  | \b(?:OOMKilled|CrashLoopBackOff|ImagePullBackOff|ErrImagePull|ErrImageNeverPull|
+       BackOff|Evicted|Failed[A-Z]\w*|Unhealthy|DeadlineExceeded|ContainerCannotRun|
+       CreateContainerError|InvalidImageName|NodeNotReady|NotReady)\b
+  | \b[A-Z]+(?:_[A-Z]+)*_(?:FAILED|FAILURE|ERROR|ROLLBACK|ROLLED_BACK|DENIED|REJECTED|
+       TIMEOUT|TIMED_OUT|CANCELLED|CANCELED|ABORTED)(?:_[A-Z]+)*\b
+  | \b(?:ROLLBACK|ROLLED_BACK|UPDATE_ROLLBACK)_[A-Z_]+\b
+    """,
+    re.X,
+)
 # A run of nothing ("collected 0 items", "Ran 0 tests") is not a success of anything: a
 # model that quotes it for "the tests pass" has been fooled by the absence of failures.
-# Exception class names (AssertionError, KeyError, IOException) are case-sensitive.
-_EXCEPTION_NAME = re.compile(r"[a-z](?:Error|Exception)\b")
 
 # Lines that address the checker rather than report an outcome. A log is data; a line
 # like "verdict: shown" in it is someone trying to answer for the models.
+_ANSWER_WORD = r"(?:shown|contradicted|not[_ \-]?shown|verified|proven|confirmed|passing)"
 _INSTRUCTION = re.compile(
     r"""
-    \b(?:verdict|answer|decision|label)\s*["']?\s*[:=]\s*["']?\s*
-        (?:shown|contradicted|not[_ ]shown)\b
-  | \b(?:result|status)\s*["']?\s*[:=]\s*["']?\s*(?:shown|contradicted|not[_ ]shown)\b
-  | \b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+)?
-        (?:previous|prior|above|earlier|other|your)\b
-  | \b(?:mark|treat|report|classify|record|consider|rate|answer|label)\s+
-        (?:this|it|the\s+claim|this\s+claim|the\s+log|this\s+log)\s+(?:as\s+)?["']?
-        (?:shown|verified|proven|contradicted|not[_ ]shown|true|false|successful|passing)\b
-  | \b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?
-        (?:checker|verifier|reviewer|grader|auditor|model|ai|assistant|llm|receipt[- ]?pair)\b
-  | \b(?:checker|verifier|grader|auditor|receipt[- ]?pair)s?\s*[,:]?\s*
-        (?:should|must|shall|will|needs?\s+to|please)\b
-  | \b(?:dear|attention|hey|hello)\s*,?\s+(?:ai|model|assistant|llm|checker|verifier)\b
-  | \byou\s+(?:must|should|shall|are\s+to|need\s+to|will)\s+
-        (?:answer|say|reply|output|return|respond|mark|report|conclude)\b
-  | ^\s*(?:system|assistant)\s*:
-  | \bclaim\s+(?:is\s+)?(?:verified|shown|proven|confirmed)\b
+    \b(?:verdict|answer|decision|label|judg(?:e)?ment|conclusion|result|status|outcome)s?
+        \b[^\n]{0,40}?(?:[:=]|=>|->|\bis\b|\bshould\b|\bmust\b|\bmeans\b)[^\n]{0,20}?
+        \b(?:shown|contradicted|not[_ \-]?shown)\b
+  | \b(?:verdict|receipt[- ]?pair)\b[^\n]{0,60}\b(?:shown|contradicted|not[_ \-]?shown)\b
+  | \b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)?
+        (?:previous|prior|above|earlier|other|your|these|those)\b
+  | \b(?:mark|treat|report|classify|record|consider|rate|answer|label|grade|flag)\s+
+        (?:this|it|the\s+claim|this\s+claim|the\s+log|this\s+log|the\s+task|this\s+task)\s+
+        (?:as\s+)?["']?""" + _ANSWER_WORD + r"""
+  | \b(?:mark|treat|report|classify|rate|answer|label|grade|flag)\s+(?:as\s+)?["']?
+        (?:shown|contradicted|not[_ \-]?shown)\b
+  | \b(?:note|message|instructions?|reminder)\s+(?:to|for)\s+(?:the\s+)?
+        (?:checker|verifier|reviewer|grader|auditor|model|ai|assistant|llm|receipt[- ]?pair|
+           judge|evaluator)\b
+  | \b(?:checkers?|verifiers?|graders?|auditors?|judges?|evaluators?|receipt[- ]?pair)\s*[,:]?\s*
+        (?:should|must|shall|will|needs?\s+to|please|can)\b
+  | \b(?:dear|attention|hey|hello|hi)\s*,?\s+(?:ai|model|assistant|llm|checker|verifier|
+        grader|judge|evaluator)\b
+  | \byou\s+(?:must|should|shall|are\s+to|need\s+to|will|have\s+to)\s+
+        (?:answer|say|reply|output|return|respond|mark|report|conclude|treat|consider)\b
+  | ^\s*(?:system|assistant|developer)\s*:
+  | \bclaim\s+(?:is\s+|has\s+been\s+|was\s+)?(?:verified|shown|proven|confirmed)\b
+  | </?\s*(?:turn|output|command)\b
     """,
     re.I | re.X | re.M,
 )
@@ -87,11 +201,34 @@ def _blank_benign(text):
     return _BENIGN.sub(lambda m: " " * len(m.group(0)), text)
 
 
+def _spans(text, patterns):
+    """(start, end) spans in `text` where a pattern matches a folded reading of it."""
+    folded, where = fold(text)
+    spans = []
+    cleaned = _blank_benign(folded)
+    for pattern in patterns:
+        for match in pattern.finditer(cleaned):
+            if where is None:
+                spans.append((match.start(), match.end()))
+            else:
+                spans.append((where[match.start()], where[match.end() - 1] + 1))
+    return sorted(set(spans))
+
+
+def failure_spans(text):
+    """Where `text` (as stored, folded) shows a failure: (start, end) pairs into `text`."""
+    return _spans(text, (_FAILURE_WORDS, _FAILURE_NAMES))
+
+
 def failure_markers(text):
-    """The failure markers in `text`, as they appear in it (benign counts ignored)."""
-    cleaned = _blank_benign(text)
-    found = [m.group(0) for m in _FAILURE_WORDS.finditer(cleaned)]
-    found += [m.group(0) for m in _EXCEPTION_NAME.finditer(cleaned)]
+    """The failure markers a reader sees in `text` (benign counts ignored), as written.
+
+    Right-to-left overrides are read both ways: "\u202eDELIAF" shows as FAILED.
+    """
+    found = [text[a:b] for a, b in failure_spans(text)]
+    for reading in readings(text)[1:]:
+        cleaned = _blank_benign(reading)
+        found += [m.group(0) for p in (_FAILURE_WORDS, _FAILURE_NAMES) for m in p.finditer(cleaned)]
     return found
 
 
@@ -100,4 +237,5 @@ def is_failure_line(text):
 
 
 def reads_as_instruction(text):
-    return bool(_INSTRUCTION.search(text))
+    """True if any reading of `text` addresses the checker instead of reporting an outcome."""
+    return any(_INSTRUCTION.search(reading) for reading in readings(text))

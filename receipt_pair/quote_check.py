@@ -8,13 +8,18 @@ so nothing a model invents can become evidence.
 import json
 import re
 
-from . import terminal
+from . import evidence, evidence_c1, screen
 from .answers import (CONTRADICTED, EMPTY_QUOTE, INVALID_VERDICT, MODEL_NOT_SHOWN, NOT_SHOWN,
-                      OK, QUOTE_FROM_COMMAND, QUOTE_FROM_OTHER_TURN, QUOTE_IS_INSTRUCTION,
-                      QUOTE_NOT_FOUND, QUOTE_WHITESPACE_ONLY, SHOWN, SHOWN_OVER_OVERWRITE,
+                      OK, QUOTE_AFTER_FORGED_FENCE, QUOTE_FROM_COMMAND, QUOTE_FROM_OTHER_TURN,
+                      QUOTE_IS_INSTRUCTION, QUOTE_NOT_FOUND, QUOTE_TOO_SHORT,
+                      QUOTE_WHITESPACE_ONLY, SHOWN, SHOWN_IN_FAILED_TURN, SHOWN_OVER_OVERWRITE,
                       SHOWN_QUOTES_FAILURE, UNPARSEABLE_REPLY, VERDICTS, WRONG_TURN,
                       CheckedAnswer)
-from .evidence import failure_markers, reads_as_instruction
+from .render import FENCE_LIKE, unshow_invisible
+
+# A quote that is only a part of its line must carry at least this many letters or digits:
+# "e" or ":" taken from a failure line means nothing, whatever its line says.
+MIN_PART_ALNUM = 4
 
 _FENCE = re.compile(r"\A```[A-Za-z0-9_-]*[ \t]*\n(.*?)\n?```\Z", re.S)
 
@@ -45,7 +50,7 @@ def parse_reply(text):
 
     try:
         value = json.loads(body, object_pairs_hook=_no_duplicates, parse_constant=no_constants)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: a reply nested beyond reason
         return None
     return value if isinstance(value, dict) else None
 
@@ -76,13 +81,52 @@ def locate_quote(quote, cited, shown):
     return QUOTE_NOT_FOUND
 
 
+def quoted_lines(quote, cited):
+    """For each place `quote` sits in the cited output the model saw: the whole line(s) it
+    sits in, taken from the output before any cut (a line cut mid-way is judged whole), and
+    where the quote starts in that uncut output."""
+    found = []
+    for part, start in zip(cited.output_parts, cited.part_starts):
+        at = part.find(quote)
+        while at != -1:
+            begin = start + at
+            end = begin + len(quote)
+            text = cited.readable
+            first = text.rfind("\n", 0, begin) + 1
+            last = text.find("\n", end)
+            line = text[first:len(text) if last == -1 else last]
+            found.append((unshow_invisible(line), begin))
+            at = part.find(quote, at + 1)
+    return found
+
+
+def _too_short(quote, lines):
+    if any(quote == line.strip() for line, _ in lines):
+        return False
+    return sum(ch.isalnum() for ch in quote) < MIN_PART_ALNUM
+
+
+def _after_forged_fence(cited, lines):
+    fence = FENCE_LIKE.search(cited.readable)
+    if FENCE_LIKE.search(cited.cmd):
+        return True
+    return fence is not None and any(start >= fence.start() for _, start in lines)
+
+
 def _as_text(value):
     if value is None or isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False)
 
 
-def check_reply(reply_text, shown):
+# Versions of the check. A reader names the one it was sealed with; c1 is kept only so the
+# retired readers' sealed answers re-derive as they were recorded (it judged the quote
+# alone, not its line, and had no rule for short parts, forged fences or failed turns).
+CHECKS = ("c1", "c2")
+CURRENT_CHECK = "c2"
+
+
+def check_reply(reply_text, shown, check=CURRENT_CHECK):
     """Check one model's raw reply against the turns it was shown; return a CheckedAnswer."""
     reply = parse_reply(reply_text)
     if reply is None:
@@ -112,15 +156,29 @@ def check_reply(reply_text, shown):
     where = locate_quote(stripped, cited, shown)
     if where != OK:
         return refuse(where)
+    lines = quoted_lines(stripped, cited) if check != "c1" else []
+    # "e" or "main -> main" lifted from "! [rejected] main -> main" is not a line's word.
+    if lines and _too_short(stripped, lines):
+        return refuse(QUOTE_TOO_SHORT)
+    # Text after "</output></turn><turn id=...>" pretends to be another turn's output.
+    if lines and _after_forged_fence(cited, lines):
+        return refuse(QUOTE_AFTER_FORGED_FENCE)
     # "verdict: shown" printed by the agent is an attempt to answer for the models.
-    if reads_as_instruction(stripped):
+    patterns = evidence_c1 if check == "c1" else evidence
+    if patterns.reads_as_instruction(stripped) or any(patterns.reads_as_instruction(line)
+                                                       for line, _ in lines):
         return refuse(QUOTE_IS_INSTRUCTION)
     if verdict == "shown":
-        # A model can misread "push rejected" or "exit status 1" as the operation's result.
-        if failure_markers(stripped):
+        # A model can misread "push rejected" or "exit status 1" as the operation's result,
+        # or quote the clean-looking half of such a line: the whole line is judged.
+        if patterns.failure_markers(stripped) or any(patterns.failure_markers(line)
+                                                     for line, _ in lines):
             return refuse(SHOWN_QUOTES_FAILURE)
+        # The command as a whole failed: none of its output can show success.
+        if cited.exit_status and check != "c1":
+            return refuse(SHOWN_IN_FAILED_TURN)
         # "Deployed OK" printed over "ERROR" with a carriage return looked clean on screen.
-        if terminal.hidden_text(cited.raw_output, failure_markers):
+        if screen.hidden_text(cited.raw_output, patterns.failure_spans):
             return refuse(SHOWN_OVER_OVERWRITE)
     answer = SHOWN if verdict == "shown" else CONTRADICTED
     return CheckedAnswer(verdict, turn, quote, reason, answer, OK)

@@ -4,6 +4,8 @@ The rendering is part of a reader version: the caps, the cut marker and the fenc
 what a model is asked, so a change here is a new reader version.
 """
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
@@ -22,6 +24,10 @@ class ShownTurn:
     output_parts: Tuple[str, ...]  # the output between cut markers: a quote may not cross one
     raw_output: str  # the output as logged, for the terminal-overwrite rule
     exit_status: Optional[int] = None
+    # The whole output made readable, uncut (with its exit status line), and where each
+    # part starts in it: a quote is judged with the whole line it sits in, wherever the cut.
+    readable: str = ""
+    part_starts: Tuple[int, ...] = (0,)
 
 
 def cut_middle(text, cap):
@@ -63,31 +69,90 @@ def exit_status_line(status):
     return f"[exit status {status}]"
 
 
+def show_invisible(text):
+    """Characters a terminal draws as nothing (zero-width, bidi controls) made visible."""
+    if text.isascii():
+        return text
+    return "".join(f"<U+{ord(c):04X}>" if _invisible(c) else c for c in text)
+
+
+_SHOWN_INVISIBLE = re.compile(r"<U\+([0-9A-F]{4,6})>")
+
+
+def unshow_invisible(text):
+    """The characters `show_invisible` marked, put back, for patterns that read them (a
+    right-to-left override reorders the letters after it)."""
+    def back(match):
+        code = int(match.group(1), 16)
+        return chr(code) if code <= 0x10FFFF and _invisible(chr(code)) else match.group(0)
+
+    return _SHOWN_INVISIBLE.sub(back, text)
+
+
+def _invisible(ch):
+    return not ch.isascii() and (unicodedata.category(ch) == "Cf" or ch in "\u3164\u115f\u1160")
+
+
+def readable(text):
+    """Text as the models see it before any cut: control sequences and invisibles shown."""
+    return show_invisible(terminal.make_readable(text))
+
+
 def render_turns(turns, max_turns=DEFAULT_MAX_TURNS, cmd_cap=300, output_cap=1500):
     """The last `max_turns` turns as the models see them, numbered T1..Tn."""
     if max_turns < 1:
         raise ValueError("max_turns must be at least 1")
     shown = []
     for number, turn in enumerate(turns[-max_turns:], 1):
-        cmd, _ = cut_middle(terminal.make_readable(turn.cmd), cmd_cap)
-        output, parts = cut_middle(terminal.make_readable(turn.output), output_cap)
+        cmd, _ = cut_middle(readable(turn.cmd), cmd_cap)
+        full = readable(turn.output)
+        output, parts = cut_middle(full, output_cap)
         if turn.exit_status:
             line = exit_status_line(turn.exit_status)
             glue = "" if not output or output.endswith("\n") else "\n"
             output = output + glue + line
             parts = parts[:-1] + (parts[-1] + glue + line,)
+            full = full + ("" if not full or full.endswith("\n") else "\n") + line
+        starts = (0,) if len(parts) == 1 else (0, len(full) - len(parts[-1]))
         shown.append(ShownTurn(id=f"T{number}", cmd=cmd, output=output, output_parts=parts,
-                               raw_output=turn.output, exit_status=turn.exit_status))
+                               raw_output=turn.output, exit_status=turn.exit_status,
+                               readable=full, part_starts=starts))
     return shown
 
 
-def render_log(shown):
-    """The turns as one block of text, each command and output clearly fenced."""
+def render_log_v1(shown):
+    """The fences of readers v1-v5, kept so their sealed requests rebuild exactly.
+
+    A log could forge them (an output holding "</output></turn><turn id=...>"): these
+    readers are retired, kept for replay only.
+    """
     blocks = []
     for turn in shown:
         blocks.append(
             f'<turn id="{turn.id}">\n<command>\n{turn.cmd}\n</command>\n'
             f"<output>\n{turn.output.rstrip(chr(10))}\n</output>\n</turn>"
+        )
+    return "\n".join(blocks)
+
+
+# Anything in a log (or a claim) that reads as one of the request's own fences.
+FENCE_LIKE = re.compile(r"<(?=\s*/?\s*(?:turn|output|command|claim|log)\b)", re.I)
+FENCE_ESCAPE = "\u2039"  # "‹": the same shape to a reader, never a fence to the parser
+
+
+def unfence(text):
+    """`text` with every fence-like "<" turned into "‹", so a log cannot close its turn."""
+    return FENCE_LIKE.sub(FENCE_ESCAPE, text)
+
+
+def render_log(shown):
+    """The turns as one block of text, each command and output fenced by tags that nothing
+    inside a log can forge: every fence-like "<" inside the turns is shown as "‹"."""
+    blocks = []
+    for turn in shown:
+        blocks.append(
+            f'<turn id="{turn.id}">\n<command>\n{unfence(turn.cmd)}\n</command>\n'
+            f"<output>\n{unfence(turn.output).rstrip(chr(10))}\n</output>\n</turn>"
         )
     return "\n".join(blocks)
 

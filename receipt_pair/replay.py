@@ -6,7 +6,6 @@ give today.
 """
 
 from .answers import CheckedAnswer, failed_call
-from .quote_check import check_reply
 from .readers import get_reader
 from .request import build_request, request_sha256, sha256_text
 from .errors import UsageError
@@ -19,7 +18,7 @@ _COMPARED = ("answer", "code", "verdict", "turn", "quote", "reason")
 
 def _reader_for(version, fingerprint, where, differences):
     try:
-        reader = get_reader(version)
+        reader = get_reader(version, replay=True)
     except UsageError:
         differences.append(f"{where}: reader {version!r} is not known to this version")
         return None
@@ -47,7 +46,7 @@ def recheck(reader, claim, turns, max_turns, model, extra, constrained, reply, r
         return shown, None
     if sha256_text(reply) != recorded.get("reply_sha256"):
         differences.append(f"{where}: reply sha256 differs: the saved reply was changed")
-    checked = check_reply(reply, shown).to_dict()
+    checked = reader.check_reply(reply, shown).to_dict()
     for key in _COMPARED:
         if checked[key] != recorded.get(key):
             differences.append(f"{where}: {key} recorded {recorded.get(key)!r}, "

@@ -1,10 +1,15 @@
-"""Terminal control sequences: made readable for the models, replayed for the overwrite rule.
+"""Terminal control sequences: made readable for the models, replayed for the hiding rule.
 
-A log captured from a terminal carries colour codes, carriage returns and cursor movement.
-The models must see every character that was printed (an overwritten "ERROR" is still
-evidence), so `make_readable` keeps overwritten text and marks where the overwrite happened.
-`hidden_text` replays the same bytes on a simple screen to find what a person watching the
-terminal would no longer see.
+A log captured from a terminal carries colours, carriage returns, cursor movement, saved
+and restored cursors, erasing, an alternate screen, concealed text and strings a terminal
+never draws. The models must see every character that was printed (an overwritten
+"ERROR" is still evidence), so `make_readable` keeps all text and marks every sequence that
+moves, hides or swallows text. `screen.py` replays the same sequences to find what a person
+watching the terminal would no longer see.
+
+8-bit controls (U+0080-U+009F: CSI, RI, NEL, DCS, OSC...) are read as their ESC forms, so
+they hide nothing a 7-bit sequence could not. Cursor numbers are capped, so a sequence
+may move the cursor far but never costs memory.
 """
 
 import re
@@ -12,162 +17,151 @@ import re
 CR_MARK = "<CR>"
 BS_MARK = "<BS>"
 
-# CSI: ESC [ params intermediates final. OSC: ESC ] ... BEL or ESC \. Then two-byte escapes.
-_CSI = re.compile(r"\x1b\[([0-?]*)([ -/]*)([@-~])")
-_OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?")
-_ESC_OTHER = re.compile(r"\x1b[()*+][0-9A-Za-z]|\x1b[@-Z\\^_`a-z{|}~=>78]")
-# C0 controls other than tab, newline, carriage return and backspace, plus DEL.
-_OTHER_CONTROLS = re.compile(r"[\x00-\x07\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]")
+# Numbers in a sequence are capped: a cursor may move far, but never costs memory or time.
+MAX_PARAM = 100_000
+
 _LINE_ENDS = re.compile(r"\r+\n")
-# Cursor movement and erasing: these can hide text that was printed.
-_MOVES = set("ABCDEFGHJKf")
+_C1 = re.compile("[\x80-\x9f]")
+# One escape sequence, whichever kind: CSI, a string (OSC, DCS, SOS, PM, APC) up to its
+# terminator, a charset designation, or a two-byte escape.
+SEQUENCE = re.compile(
+    r"\x1b\[(?P<params>[0-?]*)(?P<inter>[ -/]*)(?P<final>[@-~])"
+    r"|\x1b(?P<string>[\]PX^_])(?P<body>.*?)(?:\x07|\x1b\\|\Z)"
+    r"|\x1b[()*+\-./][ -~]"
+    r"|\x1b(?P<esc>[ -~])"
+    r"|\x1b",
+    re.S,
+)
+# C0 controls other than tab, newline, carriage return, backspace, VT, FF and ESC; and DEL.
+OTHER_CONTROLS = re.compile(r"[\x00-\x07\x0e-\x1a\x1c-\x1f\x7f]")
+# Two-byte escapes that leave text and cursor alone (keypad modes, charset shifts).
+HARMLESS_ESC = set("=><NO")
+# SGR colour codes: a foreground drawn in the background's colour is concealed text.
+_STRINGS = {"]": "OSC", "P": "DCS", "X": "SOS", "^": "PM", "_": "APC"}
 
 
-def _normalise(raw):
-    """Line endings to \\n, OSC and two-byte escapes dropped: nothing here hides text."""
-    text = _LINE_ENDS.sub("\n", raw)
-    text = _OSC.sub("", text)
-    return _ESC_OTHER.sub("", text)
+def _c1_as_esc(text):
+    return _C1.sub(lambda m: "\x1b" + chr(ord(m.group(0)) - 0x40), text)
+
+
+def prepare(raw):
+    """Line endings to \\n, 8-bit controls to their ESC forms."""
+    return _c1_as_esc(_LINE_ENDS.sub("\n", raw))
+
+
+def numbers(params):
+    """The numbers of a CSI parameter string, capped; empty fields are None."""
+    out = []
+    for field in params.replace(":", ";").split(";"):
+        digits = field.lstrip("?>=<")
+        if digits.isdigit():
+            out.append(min(int(digits[:7]), MAX_PARAM))
+        else:
+            out.append(None)
+    return out
+
+
+def _colour(codes, i):
+    """(colour, next index) for an SGR colour starting at codes[i] (38/48 forms included)."""
+    code = codes[i]
+    if code in (38, 48) and i + 1 < len(codes):
+        if codes[i + 1] == 5 and i + 2 < len(codes):
+            return ("i", codes[i + 2]), i + 3
+        if codes[i + 1] == 2 and i + 4 < len(codes):
+            return ("rgb", tuple(codes[i + 2:i + 5])), i + 5
+        return None, len(codes)
+    if 30 <= code <= 37 or 40 <= code <= 47:
+        return ("i", code % 10), i + 1
+    if 90 <= code <= 97 or 100 <= code <= 107:
+        return ("i", code % 10 + 8), i + 1
+    return None, i + 1
+
+
+class Style:
+    """The SGR state that decides whether printed text can be seen at all."""
+
+    def __init__(self):
+        self.conceal = False
+        self.fg = self.bg = None
+
+    def apply(self, params):
+        codes = [n if n is not None else 0 for n in numbers(params)] or [0]
+        i = 0
+        while i < len(codes):
+            code = codes[i]
+            if code == 0:
+                self.conceal, self.fg, self.bg = False, None, None
+                i += 1
+            elif code == 8:
+                self.conceal, i = True, i + 1
+            elif code == 28:
+                self.conceal, i = False, i + 1
+            elif code in (39, 49):
+                self.fg, self.bg = (None, self.bg) if code == 39 else (self.fg, None)
+                i += 1
+            elif code in (38, 48) or 30 <= code <= 47 or 90 <= code <= 107:
+                colour, i = _colour(codes, i)
+                if code in (38,) or 30 <= code <= 37 or 90 <= code <= 97:
+                    self.fg = colour
+                else:
+                    self.bg = colour
+            else:
+                i += 1
+
+    @property
+    def hidden(self):
+        return self.conceal or (self.fg is not None and self.fg == self.bg)
+
+
+def _sgr_hides(params):
+    style = Style()
+    style.apply(params)
+    return style.hidden
 
 
 def make_readable(raw):
-    """Return `raw` as the models see it: colours gone, overwrites visible.
+    """Return `raw` as the models see it: every character kept, every hiding sequence shown.
 
-    A carriage return that would move back over a line becomes the visible mark "<CR>", a
-    backspace "<BS>", a cursor movement "<ESC[...>": the text before and after it all stays.
+    Colours that hide nothing are dropped. A carriage return that would move back over a
+    line becomes "<CR>", a backspace "<BS>", a cursor or screen sequence "<ESC[...>" or
+    "<ESC7>", concealing colours stay as "<ESC[8m>", and the text of a string a terminal
+    never draws (OSC, DCS, APC...) is shown inside a mark, so nothing printed is lost.
     """
-    text = _normalise(raw)
+    text = prepare(raw)
 
-    def csi(match):
-        params, inter, final = match.groups()
-        if final == "m":  # colour and style: no text is hidden by it
-            return ""
-        return "<ESC[" + params + inter + final + ">"
+    def mark(match):
+        if match.group("final") is not None:
+            params, inter, final = match.group("params", "inter", "final")
+            if final == "m" and not _sgr_hides(params):
+                return ""
+            return "<ESC[" + params + inter + final + ">"
+        if match.group("string") is not None:
+            body = OTHER_CONTROLS.sub("", match.group("body"))
+            return f"<{_STRINGS[match.group('string')]} {body}>"
+        esc = match.group("esc")
+        if esc is not None:
+            return "" if esc in HARMLESS_ESC else f"<ESC{esc}>"
+        if match.group(0) == "\x1b":
+            return "<ESC>"
+        return ""  # a charset designation: it changes no text and hides none
 
-    text = _CSI.sub(csi, text)
+    text = SEQUENCE.sub(mark, text)
     text = text.rstrip("\r")  # a carriage return at the very end overwrites nothing
     text = text.replace("\r\n", "\n").replace("\r", CR_MARK).replace("\b", BS_MARK)
-    return _OTHER_CONTROLS.sub("", text)
+    text = text.replace("\x0b", "\n").replace("\x0c", "\n")
+    return OTHER_CONTROLS.sub("", text)
+
+
+_PLAIN_SGR = re.compile(r"\x1b\[[0-9;:]*m")
 
 
 def has_overwrite(raw):
-    """True if `raw` holds a control that can print over earlier text."""
+    """True if `raw` holds anything that can move, erase or hide printed text (colours
+    alone cannot, unless they conceal it)."""
     text = _LINE_ENDS.sub("\n", raw).rstrip("\r")
-    if "\r" in text or "\b" in text:
+    if "\r" in text or "\b" in text or _C1.search(text):
         return True
-    return any(m.group(3) in _MOVES for m in _CSI.finditer(text))
-
-
-def _csi_number(params, default=1):
-    first = params.split(";")[0]
-    return int(first) if first.isdigit() else default
-
-
-def replay_screen(raw):
-    """Replay `raw` on a simple screen; return (final screen text, runs of text written).
-
-    Each run is a piece of text printed between two control operations. Comparing runs
-    with the final screen tells what was printed and then hidden.
-    """
-    text = _OTHER_CONTROLS.sub("", _normalise(raw))
-    screen = [[]]
-    row = col = 0
-    runs = []
-    run = []
-
-    def end_run():
-        if run:
-            runs.append("".join(run))
-            run.clear()
-
-    def put(ch):
-        line = screen[row]
-        if col >= len(line):
-            line.extend(" " * (col - len(line)))
-            line.append(ch)
-        else:
-            line[col] = ch
-
-    pos = 0
-    while pos < len(text):
-        ch = text[pos]
-        if ch == "\x1b":
-            match = _CSI.match(text, pos)
-            if not match:
-                pos += 1
-                continue
-            pos = match.end()
-            params, _, final = match.groups()
-            if final not in _MOVES:
-                continue
-            end_run()
-            n = _csi_number(params)
-            if final in "AF":
-                row = max(0, row - n)
-                col = 0 if final == "F" else col
-            elif final in "BE":
-                row += n
-                col = 0 if final == "E" else col
-            elif final == "C":
-                col += n
-            elif final == "D":
-                col = max(0, col - n)
-            elif final == "G":
-                col = max(0, n - 1)
-            elif final in "Hf":
-                parts = (params.split(";") + ["", ""])[:2]
-                row = max(0, int(parts[0]) - 1) if parts[0].isdigit() else 0
-                col = max(0, int(parts[1]) - 1) if parts[1].isdigit() else 0
-            elif final == "K":
-                mode = _csi_number(params, 0)
-                line = screen[row] if row < len(screen) else []
-                if mode == 0:
-                    del line[col:]
-                elif mode == 1:
-                    line[: col + 1] = " " * min(len(line), col + 1)
-                else:
-                    line.clear()
-            elif final == "J":
-                mode = _csi_number(params, 0)
-                if mode == 0:
-                    if row < len(screen):
-                        del screen[row][col:]
-                        del screen[row + 1:]
-                else:
-                    screen = [[] for _ in screen]
-            while row >= len(screen):
-                screen.append([])
-            continue
-        pos += 1
-        if ch == "\n":
-            end_run()
-            row += 1
-            col = 0
-            while row >= len(screen):
-                screen.append([])
-        elif ch == "\r":
-            end_run()
-            col = 0
-        elif ch == "\b":
-            end_run()
-            col = max(0, col - 1)
-        else:
-            run.append(ch)
-            put(ch)
-            col += 1
-    end_run()
-    final = "\n".join("".join(line).rstrip() for line in screen)
-    return final, runs
-
-
-def hidden_text(raw, find_markers):
-    """Markers (found by `find_markers` in printed runs) that the final screen no longer shows."""
-    if not has_overwrite(raw):
-        return []
-    final, runs = replay_screen(raw)
-    hidden = []
-    for run in runs:
-        for marker in find_markers(run):
-            if marker not in final and marker not in hidden:
-                hidden.append(marker)
-    return hidden
+    if "\x1b" not in text:
+        return False
+    leftover = _PLAIN_SGR.sub(lambda m: m.group(0) if _sgr_hides(m.group(0)[2:-1]) else "", text)
+    return "\x1b" in leftover

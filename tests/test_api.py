@@ -13,8 +13,11 @@ GOOD = answer("shown", "T1", "a1..b2  main -> main")
 
 class PublicNames(unittest.TestCase):
     def test_top_level_imports(self):
-        from receipt_pair import ReceiptPairError, Turn, check_claim, read_log  # noqa: F401
         import receipt_pair
+        from receipt_pair import ReceiptPairError, Turn, check_claim, read_log
+
+        self.assertTrue(callable(check_claim) and callable(read_log))
+        self.assertEqual(Turn("a", "b").output, "b")
 
         self.assertTrue(issubclass(ServerError, ReceiptPairError))
         self.assertEqual(sorted(receipt_pair.__all__),
@@ -37,9 +40,9 @@ class CheckClaim(unittest.TestCase):
         with FakeServer() as fake:
             fake.script("qa", GOOD)
             fake.script("qb", GOOD)
-            result = self.check(fake, reader="v2")
+            result = self.check(fake, reader="v6")
             self.assertEqual(result.answer, "shown")
-            self.assertEqual(result.reader.version, "v2")
+            self.assertEqual(result.reader.version, "v6")
             fake.script("qa", GOOD)
             fake.script("qb", GOOD)
             again = self.check(fake, turns=[Turn(**TURNS[0])])

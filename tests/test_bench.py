@@ -40,4 +40,4 @@ class Bench(TempDirTest):
             text = figures.render("bench x.json")
         finally:
             figures.load = original
-        self.assertIn("| qa | v1 | 3 |", text)
+        self.assertIn("| qa | v6 | 3 |", text)

@@ -4,6 +4,7 @@ import os
 import unittest
 
 from receipt_pair.render import cut_middle, render_log, render_turns
+from receipt_pair import screen as screen_module
 from receipt_pair import terminal
 from receipt_pair.logs import Turn, turn_from_json
 
@@ -51,9 +52,12 @@ class Rendering(unittest.TestCase):
         self.assertEqual(shown[0].output, "fine")
 
     def test_overwrite_replay(self):
-        final, runs = terminal.replay_screen("abc\rxy\n12345\b\b\b9\x1b[K")
-        self.assertEqual(final, "xyc\n129")
+        screen = screen_module.replay_screen("abc\rxy\n12345\b\b\b9\x1b[K")
+        runs = ["".join(screen.chars[i][0] for i in run) for run in screen.runs if run]
         self.assertEqual(runs, ["abc", "xy", "12345", "9"])
+        visible = screen.visible_ids()
+        shown = "".join(ch for i, (ch, _) in enumerate(screen.chars) if i in visible)
+        self.assertEqual(shown, "cxy129")  # "ab" and "45" were overwritten or erased
         self.assertFalse(terminal.has_overwrite("plain\r\nwindows line ends\r\n"))
         self.assertTrue(terminal.has_overwrite("a\x1b[1Ab"))
         self.assertFalse(terminal.has_overwrite("\x1b[31mred\x1b[0m"))

@@ -42,13 +42,13 @@ class Variants(unittest.TestCase):
 
     def test_look_first_puts_the_reason_first(self):
         shown = render_turns(TURNS)
-        body = build_request(get_reader("v3"), "c", shown, "m")
+        body = build_request(get_reader("v3", replay=True), "c", shown, "m")
         branch = body["response_format"]["json_schema"]["schema"]["anyOf"][0]
         self.assertEqual(list(branch["properties"]), ["reason", "verdict", "turn", "quote"])
         self.assertEqual(branch["required"], ["reason", "verdict", "turn", "quote"])
 
     def test_worked_examples_are_in_the_fingerprinted_instructions(self):
-        v4 = get_reader("v4")
+        v4 = get_reader("v4", replay=True)
         self.assertIn("worked examples", v4.instructions)
         self.assertEqual(v4.messages("c", render_turns(TURNS))[0]["content"], v4.instructions)
 
