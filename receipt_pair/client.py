@@ -399,18 +399,26 @@ class Client:
         """Send one chat request body; return the reply text with the server's figures.
 
         The body is sent to the detected server's chat endpoint in the form
-        `request.build_request(..., server=client.server())` made for it. A reply cut off
-        at the token limit, or one with reasoning and no answer, is a failed call.
+        `request.build_request(..., server=client.server())` made for it (an OpenAI-shaped
+        body goes to the OpenAI-compatible endpoint even on Ollama). A reply cut off at the
+        token limit, or one with reasoning and no answer, is a failed call.
         """
         server = self.server()
         model = body.get("model", "?")
         started = time.monotonic()
         deadline = started + self.timeout
         self._refuse_remote_model(server, model)
+        # A body built without the server in mind (OpenAI shape) goes to the kind's
+        # OpenAI-compatible endpoint, as it always did.
+        native = server.native and isinstance(body.get("options"), dict)
+        if server.native and not native:
+            path, root = OPENAI.chat_path, OPENAI.chat_at_root
+        else:
+            path, root = server.chat_path, server.chat_at_root
         while True:
             remaining = max(0.05, deadline - time.monotonic())
-            status, data = self.request("POST", server.chat_path, body, timeout=remaining,
-                                        root=server.chat_at_root, budget=self.timeout)
+            status, data = self.request("POST", path, body, timeout=remaining, root=root,
+                                        budget=self.timeout)
             # llama-server answers 503 while a model is still loading: wait, then ask.
             if status == 503 and time.monotonic() + 2 * LOADING_WAIT < deadline \
                     and b"oading" in data:
@@ -420,8 +428,8 @@ class Client:
         wall = time.monotonic() - started
         if status >= 400:
             message = _error_message(data)
-            constrained = (server.schema_field or "response_format") in body
-            words = _SCHEMA_WORDS + (("format",) if server.native else ())
+            constrained = ("format" if native else "response_format") in body
+            words = _SCHEMA_WORDS + (("format",) if native else ())
             error = SchemaRefused if (
                 status in (400, 422, 500) and constrained
                 and any(word in message.lower() for word in words)) else ServerError
@@ -435,7 +443,7 @@ class Client:
                 and "message" not in reply:
             raise ServerError(f"model {model}: the server answered an error: "
                               f"{_error_message(data)}")
-        if server.native:
+        if native:
             result = self._native_result(model, reply)
         else:
             result = self._openai_result(model, reply, bool(body.get("logprobs")))

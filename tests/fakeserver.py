@@ -125,14 +125,14 @@ class FakeServer:
     def paths(self, method=None):
         return [path for m, path, _ in self.requests if method is None or m == method]
 
-    def _next(self, body):
+    def _next(self, body, native=False):
         with self.lock:
             queue = self.scripts.get(body.get("model"), [])
             item = queue.pop(0) if queue else self.default
         if callable(item):
             item = item(body)
         if isinstance(item, str):
-            if self.kind == "ollama":
+            if native:
                 item = Reply(200, ollama_response(item, model=body.get("model", "m")))
             else:
                 item = Reply(200, chat_response(item))
@@ -143,9 +143,10 @@ class FakeServer:
 
     def _route(self, method, path, body):
         body = body if isinstance(body, dict) else {}
-        chat = "/api/chat" if self.kind == "ollama" else "/chat/completions"
-        if path.endswith(chat) and method == "POST":
+        if method == "POST" and path.endswith("/chat/completions"):
             return self._next(body)
+        if method == "POST" and path == "/api/chat" and self.kind == "ollama":
+            return self._next(body, native=True)
         route = getattr(self, "_route_" + self.kind.replace("-", "_"))
         return route(method, path, body) or \
             Reply(404, {"error": {"message": "File Not Found", "type": "not_found_error"}})

@@ -310,35 +310,6 @@ class Bodies(unittest.TestCase):
         self.assertEqual(asked.logprobs, raw)
 
 
-class ManagementBodies(unittest.TestCase):
-    """HTTP 200 is not success when the body says the load or unload failed."""
-
-    FAILURES = (
-        ("lemonade", {"status": "error", "message": "Model not found: a"}, "Model not found"),
-        ("llama-router", {"success": False, "message": "no such model"}, "no such model"),
-        ("llama-router", {"error": {"message": "model is busy", "code": 400}}, "model is busy"),
-        ("ollama", {"error": "model 'a' not found"}, "model 'a' not found"),
-        ("lmstudio", {"error": "no instance a"}, "no instance a"),
-    )
-
-    def test_failures_read_from_the_body(self):
-        for kind, body, message in self.FAILURES:
-            with self.subTest(kind=kind, body=body):
-                with FakeServer(kind=kind) as fake:
-                    fake.manage_reply = Reply(200, body)
-                    client = Client(fake.base_url)
-                    with self.assertRaisesRegex(ServerError, message):
-                        client.unload("a")
-
-    def test_successes_pass(self):
-        for kind in ("lemonade", "llama-router", "ollama", "lmstudio"):
-            with self.subTest(kind=kind), FakeServer(kind=kind) as fake:
-                client = Client(fake.base_url)
-                client.load("a")
-                client.unload("a")
-                self.assertEqual(fake.loaded, [])
-
-
 class UrlRules(unittest.TestCase):
     def test_unreadable_urls_are_usage_errors(self):
         for url in ("http://localhost:99999/v1", "http://localhost:abc/v1", "http://[::1/v1",
