@@ -649,7 +649,13 @@ class Client:
 
     def _lemonade_remote(self, model, depth=0):
         info = self._probe("/models/" + urllib.parse.quote(model, safe=""))
-        if not isinstance(info, dict):
+        if not isinstance(info, dict) or info.get("id", model) != model:
+            # Cloud names can hold a "/" that a path cannot carry: look in the whole list.
+            listing = self._probe("/models")
+            data = listing.get("data") if isinstance(listing, dict) else None
+            info = next((m for m in data or [] if isinstance(m, dict) and m.get("id") == model),
+                        None)
+        if info is None:
             return None  # unknown here: the chat request will say so
         recipe = info.get("recipe")
         if recipe == "cloud":

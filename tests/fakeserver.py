@@ -23,6 +23,7 @@ either. `manage_reply` replaces the answer to load and unload requests (to play 
 import json
 import threading
 import time
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 KINDS = ("openai", "lemonade", "llama-router", "llama-server", "ollama", "lmstudio", "vllm")
@@ -160,8 +161,14 @@ class FakeServer:
                                "all_models_loaded": [{"model_name": m, "type": "llm"}
                                                      for m in self.loaded],
                                "max_models": {"llm": self.max_models}})
+        if path == "/api/v1/models" and method == "GET":
+            return Reply(200, {"object": "list", "data": [
+                {"id": m, "object": "model", "owned_by": "lemonade", "recipe": recipe}
+                for m, recipe in self.recipes.items()]})
         if path.startswith("/api/v1/models/") and method == "GET":
-            model = path[len("/api/v1/models/"):]
+            model = urllib.parse.unquote(path[len("/api/v1/models/"):])
+            if "/" in model:  # as a server that does not decode %2F would answer
+                return Reply(404, {"error": {"message": "not found", "type": "not_found"}})
             info = {"id": model, "object": "model", "owned_by": "lemonade",
                     "recipe": self.recipes.get(model, "llamacpp")}
             if model in self.components:

@@ -334,6 +334,12 @@ class CloudModels(unittest.TestCase):
             fake.script("fireworks.kimi-k2p5", GOOD)
             self.assertEqual(self.chat(fake, "fireworks.kimi-k2p5", True).content, GOOD)
 
+    def test_lemonade_cloud_name_with_a_slash(self):
+        model = "fireworks.accounts/fireworks/models/kimi-k2p5"
+        with FakeServer(kind="lemonade") as fake:
+            fake.recipes[model] = "cloud"
+            self.refused(fake, model, "cloud")
+
     def test_lemonade_collections(self):
         with FakeServer(kind="lemonade") as fake:
             fake.recipes.update({"router": "collection.router", "omni": "collection.omni",
