@@ -8,6 +8,8 @@ import hashlib
 import json
 import re
 
+from .servers import OPTIONS_PREFIX
+
 # Sent on every request. Lemonade applies per-family sampling defaults to any field a
 # request leaves out, so all the sampling fields are set, not only temperature.
 # cache_prompt is off: with it on, llama-server's replies drifted at temperature 0.
@@ -33,19 +35,80 @@ def model_extras(model):
     return dict(THINKING_OFF) if _THINKING_MODELS.search(model) else {}
 
 
-def build_request(reader, claim, shown, model, extra=None, constrained=True):
-    """The whole chat request body for one model. `extra` fields are merged in last."""
-    body = {"model": model, "messages": reader.messages(claim, shown)}
-    body.update(SETTINGS)
-    if constrained:
+def build_request(reader, claim, shown, model, extra=None, constrained=True, server=None):
+    """The whole chat request body for one model. `extra` fields are merged in last.
+
+    `server` is a row of `servers.KINDS` (None: an OpenAI-compatible server). Each setting
+    goes in the field that kind applies; for Lemonade, llama-server and unknown servers the
+    body is exactly the one every earlier run sent and sealed (their request hashes are
+    replayed against it).
+    """
+    messages = reader.messages(claim, shown)
+    schema = reader.schema(shown) if constrained else None
+    if server is not None and server.native:
+        return _native_ollama(server, model, messages, schema, extra)
+    fields = server.fields if server is not None else None
+    body = {"model": model, "messages": messages}
+    for name, value in SETTINGS.items():
+        target = name if fields is None else fields.get(name)
+        if target is not None:
+            body[target] = value
+    if schema is not None and (server is None or server.schema_field == "response_format"):
         body["response_format"] = {
             "type": "json_schema",
-            "json_schema": {"name": SCHEMA_NAME, "strict": True,
-                            "schema": reader.schema(shown)},
+            "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": schema},
         }
-    body.update(model_extras(model))
+    if server is None or server.thinking_field == "chat_template_kwargs":
+        body.update(model_extras(model))
     body.update(extra or {})
     return body
+
+
+def _native_ollama(server, model, messages, schema, extra):
+    """Ollama's /api/chat body: settings under "options", the schema as "format"."""
+    options = {}
+    body = {"model": model, "messages": messages}
+    if server.stream_false:
+        body["stream"] = False
+    for name, value in SETTINGS.items():
+        target = server.fields.get(name)
+        if target is None:
+            continue
+        if target.startswith(OPTIONS_PREFIX):
+            options[target[len(OPTIONS_PREFIX):]] = value
+        else:
+            body[target] = value
+    body["options"] = options
+    if schema is not None:
+        body[server.schema_field] = schema
+    if model_extras(model):
+        body[server.thinking_field] = False
+    for key, value in (extra or {}).items():
+        # An --extra field named like one of our settings replaces that setting where this
+        # server reads it; an "options" object is merged into ours; anything else is sent
+        # as given.
+        target = server.fields.get(key)
+        if key == "options" and isinstance(value, dict):
+            options.update(value)
+        elif target is not None and target.startswith(OPTIONS_PREFIX):
+            options[target[len(OPTIONS_PREFIX):]] = value
+        else:
+            body[key] = value
+    return body
+
+
+def unapplied_settings(server, model=None):
+    """The names of our settings that `server` cannot apply (empty when all are applied).
+
+    With `model`, the thinking switch that model needs is listed as "chat_template_kwargs"
+    when the server has no way to say it.
+    """
+    if server is None:
+        return ()
+    names = server.unapplied()
+    if model is not None and model_extras(model) and server.thinking_field is None:
+        names += tuple(model_extras(model))
+    return names
 
 
 def canonical_json(value):

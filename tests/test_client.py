@@ -3,6 +3,7 @@
 import json
 import os
 import socket
+import threading
 import unittest
 from unittest import mock
 
@@ -10,7 +11,9 @@ from receipt_pair.answers import CALL_FAILED
 from receipt_pair.readers import READER_V1
 from receipt_pair.render import render_turns
 from receipt_pair.request import SETTINGS, request_sha256
-from receipt_pair.client import Client, SchemaRefused, ServerUnreachable, check_base_url
+from receipt_pair import servers
+from receipt_pair.client import (MAX_BODY_BYTES, Client, SchemaRefused, ServerUnreachable,
+                                 check_base_url)
 from receipt_pair.errors import ServerError, UsageError
 from receipt_pair.logs import Turn
 from receipt_pair.pair import SchemaMemory, ask
@@ -113,6 +116,7 @@ class ServerErrors(unittest.TestCase):
             fake.script("m", reply)
             with self.assertRaises(ServerError) as caught:
                 Client(fake.base_url, timeout=timeout).chat({"model": "m", "messages": []})
+        self.caught = caught.exception
         message = str(caught.exception)
         self.assertNotIn("\n", message)
         return message
@@ -132,7 +136,8 @@ class ServerErrors(unittest.TestCase):
     def test_timeout(self):
         message = self.chat_error(Reply(200, chat_response("{}"), delay=0.5), timeout=0.2)
         self.assertIn("did not answer", message)
-        self.assertIn("--timeout", message)
+        self.assertIn("raise --timeout", self.caught.cli_hint)  # the flag is for the CLI
+        self.assertNotIn("--", message)  # the message is for Python callers too
 
     def test_server_down(self):
         client = Client(f"http://127.0.0.1:{closed_port()}/v1")
@@ -221,3 +226,179 @@ class ModelManagement(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Deadline(unittest.TestCase):
+    """--timeout bounds the whole call, however the server sends its answer."""
+
+    def test_a_trickling_server_cannot_keep_a_call_past_the_deadline(self):
+        body = json.dumps(chat_response(answer("not_shown"))).encode()
+        with FakeServer() as fake:
+            fake.script("m", Reply(200, body, trickle=0.01))
+            client = Client(fake.base_url, timeout=0.3, server_kind="openai")
+            with self.assertRaisesRegex(ServerError, "did not answer") as caught:
+                client.chat({"model": "m", "messages": []})
+            sent = fake.trickled
+        self.assertLess(sent, len(body))  # the client stopped reading; the server gave up
+        self.assertIn("--timeout", caught.exception.cli_hint)
+
+    def test_a_prompt_answer_within_the_deadline_is_read(self):
+        with FakeServer() as fake:
+            fake.script("m", Reply(200, chat_response("ok"), trickle=0.0))
+            result = Client(fake.base_url, timeout=5).chat({"model": "m", "messages": []})
+        self.assertEqual(result.content, "ok")
+
+
+class Bodies(unittest.TestCase):
+    """What a server sends back is bounded and must be clean JSON text."""
+
+    def chat(self, reply, body=None):
+        with FakeServer() as fake:
+            fake.script("m", reply)
+            return Client(fake.base_url, timeout=5).chat(body or {"model": "m", "messages": []})
+
+    def refused(self, reply, pattern):
+        with self.assertRaisesRegex(ServerError, pattern) as caught:
+            self.chat(reply)
+        self.assertNotIn("\n", str(caught.exception))
+        return caught.exception
+
+    def test_oversized_answers(self):
+        self.refused(Reply(200, b"{}", length=MAX_BODY_BYTES + 1, close=True), "more than")
+        self.refused(Reply(200, b" " * (MAX_BODY_BYTES + 1), length=None), "more than")
+
+    def test_deep_nesting_is_an_error_not_a_traceback(self):
+        deep = b"[" * 100000 + b"]" * 100000
+        self.refused(Reply(200, deep), "nested too deeply")
+        self.refused(Reply(500, deep), "HTTP 500")
+
+    def test_invalid_utf8_is_refused(self):
+        raw = b'{"choices": [{"message": {"content": "caf\xe9"}}]}'
+        self.refused(Reply(200, raw), "not valid UTF-8")
+
+    def test_lone_surrogate_is_refused(self):
+        raw = b'{"choices": [{"message": {"content": "a\\ud800b"}}]}'
+        self.refused(Reply(200, raw), "lone surrogate")
+
+    def test_real_non_ascii_text_is_accepted(self):
+        raw = b'{"choices": [{"message": {"content": "caf\xc3\xa9 \\ud83d\\ude00"}}]}'
+        self.assertEqual(self.chat(Reply(200, raw)).content, "caf\u00e9 \U0001F600")
+
+    def test_cut_off_reply_is_a_failed_call(self):
+        self.refused(Reply(200, chat_response('{"verdict": "sho', finish_reason="length")),
+                     "cut off at the token limit")
+        result = self.chat(Reply(200, chat_response("{}", finish_reason="stop")))
+        self.assertEqual(result.finish_reason, "stop")
+
+    def test_reasoning_only_is_a_failed_call(self):
+        for key in ("reasoning_content", "reasoning", "thinking"):
+            with self.subTest(key=key):
+                self.refused(Reply(200, chat_response("", message={key: "Let me think"})),
+                             "only the model's reasoning")
+                self.refused(Reply(200, chat_response(None, message={key: "hmm"})),
+                             "only the model's reasoning")
+        both = chat_response("{}", message={"reasoning_content": "I thought"})
+        self.assertEqual(self.chat(Reply(200, both)).content, "{}")
+
+    def test_logprobs_kept_only_when_asked(self):
+        raw = {"content": [{"token": "{", "logprob": -0.01}]}
+        reply = Reply(200, chat_response("{}", logprobs=raw))
+        self.assertIsNone(self.chat(reply).logprobs)
+        reply = Reply(200, chat_response("{}", logprobs=raw))
+        asked = self.chat(reply, {"model": "m", "messages": [], "logprobs": True,
+                                  "top_logprobs": 2})
+        self.assertEqual(asked.logprobs, raw)
+
+
+class UrlRules(unittest.TestCase):
+    def test_unreadable_urls_are_usage_errors(self):
+        for url in ("http://localhost:99999/v1", "http://localhost:abc/v1", "http://[::1/v1",
+                    "http://[zz::1]/v1", "http://:80/v1", "", "http://\u00e9\u00e9.invalid/v1"):
+            with self.subTest(url=url):
+                with self.assertRaises(UsageError):
+                    check_base_url(url)
+
+    def test_readable_urls_pass(self):
+        for url in ("http://localhost:65535/v1", "http://[::1]/v1", "https://127.0.0.1/v1"):
+            with self.subTest(url=url):
+                check_base_url(url)
+
+    def test_https_is_resolved_again_at_connect_time(self):
+        with FakeServer() as fake:
+            client = Client(f"https://localhost:{fake.port}/v1", timeout=5, server_kind="openai")
+            elsewhere = [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.5", fake.port))]
+            with mock.patch("socket.getaddrinfo", return_value=elsewhere):
+                with self.assertRaisesRegex(ServerError, "no longer resolves") as caught:
+                    client.chat({"model": "m", "messages": []})
+            self.assertIn("--allow-remote", caught.exception.cli_hint)
+            # Still loopback: the guard lets it through (and TLS then fails on a plain
+            # HTTP server, which is a different error).
+            with self.assertRaises(ServerError) as caught:
+                client.chat({"model": "m", "messages": []})
+            self.assertNotIn("no longer resolves", str(caught.exception))
+
+    def test_messages_name_no_flags(self):
+        with FakeServer() as fake:
+            fake.script("m", Reply(200, chat_response("{}"), delay=0.5))
+            errors = []
+            for make in (lambda: Client(fake.base_url, timeout=0.1).chat({"model": "m"}),
+                         lambda: Client(f"http://127.0.0.1:{closed_port()}/v1").server()):
+                try:
+                    make()
+                except ServerError as exc:
+                    errors.append(exc)
+        self.assertEqual(len(errors), 2)
+        for exc in errors:
+            self.assertNotIn("--", str(exc))
+            self.assertTrue(exc.cli_hint.startswith(("raise --", "give --")))
+
+
+class Kinds(unittest.TestCase):
+    def test_explicit_kind_asks_nothing(self):
+        with FakeServer() as fake:
+            client = Client(fake.base_url, server_kind="vllm")
+            self.assertIs(client.server(), servers.VLLM)
+            self.assertEqual(fake.requests, [])
+
+    def test_unknown_explicit_kind(self):
+        with self.assertRaisesRegex(UsageError, "unknown server kind"):
+            Client("http://localhost:1/v1", server_kind="tgi")
+
+    def test_detected_once(self):
+        with FakeServer(kind="lemonade") as fake:
+            client = Client(fake.base_url)
+            for _ in range(3):
+                client.server()
+            self.assertEqual(fake.paths("GET").count("/api/v1/health"), 1)
+
+
+class Concurrency(unittest.TestCase):
+    def test_chat_from_several_threads_at_once(self):
+        # Each reply waits until all four requests are in flight together: a client that
+        # serialised its calls would break the barrier instead.
+        barrier = threading.Barrier(4, timeout=5)
+
+        def together(body):
+            barrier.wait()
+            return answer("not_shown", reason=body["messages"][0]["content"])
+
+        with FakeServer() as fake:
+            fake.default = together
+            client = Client(fake.base_url, timeout=10)
+            results, failures = {}, []
+
+            def ask_one(i):
+                try:
+                    results[i] = client.chat({"model": "m", "messages": [{"content": str(i)}]})
+                except Exception as exc:  # noqa: BLE001 - reported below
+                    failures.append(exc)
+
+            threads = [threading.Thread(target=ask_one, args=(i,)) for i in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            self.assertEqual(fake.paths("GET").count("/v1/health"), 1)  # detected once
+        self.assertEqual(failures, [])
+        self.assertEqual({i: json.loads(r.content)["reason"] for i, r in results.items()},
+                         {i: str(i) for i in range(4)})
