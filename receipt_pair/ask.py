@@ -12,7 +12,8 @@ from typing import Optional
 from .answers import CheckedAnswer, failed_call
 from .client import SchemaRefused, ServerUnreachable
 from .errors import ServerError
-from .request import build_request, request_sha256, sha256_text
+from .conform import conforms
+from .request import build_request, request_sha256, sha256_text, unapplied_settings
 
 
 @dataclass
@@ -23,7 +24,9 @@ class ModelAnswer:
     model: str
     request: dict
     request_sha256: str
-    constrained: bool  # whether the request carried the JSON-schema response_format
+    # True only when the request carried the JSON schema and the reply conforms to it: a
+    # server may answer 200 and ignore a schema it does not apply.
+    constrained: bool
     checked: CheckedAnswer
     reply: Optional[str] = None
     reply_sha256: Optional[str] = None
@@ -32,6 +35,9 @@ class ModelAnswer:
     wall_s: float = 0.0
     error: Optional[str] = None
     extra: dict = field(default_factory=dict)  # the extra request fields given for this model
+    server: Optional[str] = None  # the server kind's key, which shapes the request body
+    schema_sent: bool = False  # whether the request carried the JSON schema
+    unapplied: tuple = ()  # our fixed settings this server kind cannot apply
 
     def to_dict(self):
         """The one serialisation of an answer: `check --json`, receipts and answers rows."""
@@ -42,7 +48,8 @@ class ModelAnswer:
             "reply": self.reply, "reply_sha256": self.reply_sha256, "verdict": c.verdict,
             "turn": c.turn, "quote": c.quote, "reason": c.reason, "answer": c.answer,
             "code": c.code, "usage": self.usage, "timings": self.timings,
-            "wall_s": self.wall_s, "error": self.error,
+            "wall_s": self.wall_s, "error": self.error, "server": self.server,
+            "schema_sent": self.schema_sent, "unapplied": list(self.unapplied),
         }
 
 
@@ -72,35 +79,37 @@ def ask(client, reader, claim, shown, arm, model, extra=None, schema_memory=None
     remembered for that model so later questions go unconstrained at once.
     """
     memory = schema_memory or SchemaMemory()
-    constrained = memory.allows(model)
+    schema_sent = memory.allows(model)
+    server = client.server()
     started = time.monotonic()
+    known = dict(arm=arm, model=model, extra=dict(extra or {}), server=server.key,
+                 unapplied=tuple(unapplied_settings(server, model)))
     while True:
-        body = build_request(reader, claim, shown, model, extra, constrained)
+        body = build_request(reader, claim, shown, model, extra, schema_sent, server)
         try:
             result = client.chat(body)
             break
         except SchemaRefused as exc:
-            if not constrained:
-                return _failed(arm, model, body, constrained, exc, started, extra)
+            if not schema_sent:
+                return _failed(known, body, schema_sent, exc, started)
             memory.refuse(model)
-            constrained = False
+            schema_sent = False
         except ServerUnreachable:
             raise  # nothing was asked: the caller stops, it does not record an answer
         except ServerError as exc:
-            return _failed(arm, model, body, constrained, exc, started, extra)
+            return _failed(known, body, schema_sent, exc, started)
     checked = reader.check_reply(result.content, shown)
     return ModelAnswer(
-        arm=arm, model=model, request=body, request_sha256=request_sha256(body),
-        constrained=constrained, checked=checked, reply=result.content,
-        reply_sha256=sha256_text(result.content), usage=result.usage,
-        timings=result.timings, wall_s=result.wall_s, extra=dict(extra or {}),
+        request=body, request_sha256=request_sha256(body), schema_sent=schema_sent,
+        constrained=schema_sent and conforms(result.content, reader.schema(shown)),
+        checked=checked, reply=result.content, reply_sha256=sha256_text(result.content),
+        usage=result.usage, timings=result.timings, wall_s=result.wall_s, **known,
     )
 
 
-def _failed(arm, model, body, constrained, exc, started, extra):
+def _failed(known, body, schema_sent, exc, started):
     return ModelAnswer(
-        arm=arm, model=model, request=body, request_sha256=request_sha256(body),
-        constrained=constrained, checked=failed_call(),
-        wall_s=round(time.monotonic() - started, 4), error=str(exc),
-        extra=dict(extra or {}),
+        request=body, request_sha256=request_sha256(body), schema_sent=schema_sent,
+        constrained=False, checked=failed_call(),
+        wall_s=round(time.monotonic() - started, 4), error=str(exc), **known,
     )

@@ -150,15 +150,20 @@ def _cmd_gate(args):
         print_flush(decision.line)
         return decision.status
     print_lines(render_check(result))
+    decision = gating.decide(result.answer, could_check=not result.failed, action=action,
+                             dry_run=args.dry_run,
+                             witness_problem=witness.problem if witness else None)
     if args.save:
         save_receipt(args, result, display_name(args.log), log_sha256, turns,
-                      witness.receipt_note() if witness else None)
+                     witness.receipt_note() if witness else None, made_by="gate",
+                     gate={"program": action[0], "runs": decision.runs,
+                           "status": decision.status, "dry_run": args.dry_run})
     if result.failed:  # one model failed: whatever the rule, nothing runs
         failed = result.failed[0]
         print_flush(f"receipt-pair: model {failed.arm} could not be asked: {failed.error}",
-                     sys.stderr)
-    decision = gating.decide(result.answer, could_check=not result.failed, action=action,
-                             dry_run=args.dry_run)
+                    sys.stderr)
+    if decision.why:
+        print_flush(f"receipt-pair: {decision.why}")
     print_flush(decision.line)
     if not decision.runs:
         return decision.status

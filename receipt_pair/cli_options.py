@@ -121,9 +121,10 @@ def concurrency(args):
     return {"auto": None, "yes": True, "no": False}[getattr(args, "concurrent", "auto")]
 
 
-def save_receipt(args, result, log_name, log_sha256, turns, witness=None):
+def save_receipt(args, result, log_name, log_sha256, turns, witness=None, made_by="check",
+                 gate=None):
     receipt = build_receipt(result, log_name, log_sha256, turns, args.max_turns, dict(SETTINGS),
-                            witness)
+                            witness, made_by, gate)
     try:
         write_json_atomic(args.save, receipt)
     except OSError as exc:

@@ -37,14 +37,21 @@ class Decision:
     runs: bool
     line: str  # the last line printed before the action runs, or instead of it
     status: int  # the exit status when the action does not run
+    why: str = ""  # a line printed before `line` when the witness overrode the models
 
 
-def decide(answer, could_check, action, dry_run=False):
+def decide(answer, could_check, action, dry_run=False, witness_problem=None):
     """The gate's policy: a pair answer (and whether both models could be asked) becomes a
-    Decision. It fails closed: only `shown` from two models that both answered runs.
+    Decision. It fails closed: only `shown` from two models that both answered runs, and
+    never when the witness run itself failed or fell short of its pinned tests
+    (`witness_problem` says how), whatever the models said.
     """
     if not could_check:
         return Decision(False, COULD_NOT_CHECK, errors.EXIT_NO_RECEIPT)
+    if answer == SHOWN and witness_problem:
+        line, status = LINES[NOT_SHOWN]
+        return Decision(False, line, status, why=f"the witness run {witness_problem}, so the "
+                                                 "claim about it cannot be shown")
     if answer != SHOWN:
         line, status = LINES[answer]
         return Decision(False, line, status)

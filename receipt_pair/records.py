@@ -6,6 +6,7 @@ that are replaced are written to a temporary file and renamed.
 """
 
 import datetime
+import hashlib
 import json
 import os
 import tempfile
@@ -14,7 +15,10 @@ from . import __version__
 from .errors import InputError
 from .logs import decode
 
-ANSWERS_SCHEMA = "receipt-pair/answers/1"
+ANSWERS_SCHEMA = "receipt-pair/answers/2"
+# Schema 1 rows had no server, schema_sent or unapplied: their "constrained" said whether
+# the schema was sent. They are still read (the sealed runs in receipts/ are schema 1).
+ANSWERS_SCHEMAS = ("receipt-pair/answers/1", ANSWERS_SCHEMA)
 RECEIPT_SCHEMA = "receipt-pair/receipt/2"
 # Receipts of schema 1 kept each model's checked answer nested under "checked"; they are
 # still read (receipts/gate-demo-1 holds two).
@@ -25,6 +29,7 @@ ROW_KEYS = (
     "schema", "kind", "id", "arm", "model", "reader", "reader_fingerprint", "max_turns",
     "constrained", "extra", "request_sha256", "reply", "reply_sha256", "verdict", "turn",
     "quote", "reason", "answer", "code", "usage", "timings", "wall_s", "error", "time",
+    "server", "schema_sent", "unapplied",
 )
 
 
@@ -122,7 +127,7 @@ def read_answers(path, bad_lines=None):
         except (UnicodeDecodeError, ValueError) as exc:
             problem = f"{path} line {number}: not a JSON record ({exc})"
         else:
-            if not isinstance(record, dict) or record.get("schema") != ANSWERS_SCHEMA:
+            if not isinstance(record, dict) or record.get("schema") not in ANSWERS_SCHEMAS:
                 problem = (f"{path} line {number}: not a receipt-pair answers record "
                            f"(schema must be {ANSWERS_SCHEMA!r})")
         if problem:
@@ -157,19 +162,35 @@ def write_json_atomic(path, value):
         raise
 
 
-def build_receipt(result, log_name, log_sha256, turns, max_turns, settings, witness=None):
-    """The whole receipt of one check, enough to re-derive its answer offline."""
+def canonical_sha256(record, leave_out):
+    """The sha256 of `record` without its `leave_out` key, over one canonical serialisation."""
+    body = {k: v for k, v in record.items() if k != leave_out}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def build_receipt(result, log_name, log_sha256, turns, max_turns, settings, witness=None,
+                  made_by="check", gate=None):
+    """The whole receipt of one check, enough to re-derive its answer offline.
+
+    `witness`: the witness block (the record it pins and what it says); `gate`: the gate's
+    decision ({"program", "runs", "status", "dry_run"}). The receipt ends with the sha256
+    of everything else in it: an edit made without recomputing it is caught. (That is not
+    proof against someone who recomputes it; keep receipts in a ledger for that.)
+    """
     receipt = {
         "schema": RECEIPT_SCHEMA,
         "package_version": __version__,
         "time": utc_now(),
+        "made_by": made_by,
         "claim": result.claim,
         "log": {"file": log_name, "sha256": log_sha256},
         "max_turns": max_turns,
         "turns": [{"cmd": t.cmd, "output": t.output, "exit_status": t.exit_status}
                   for t in list(turns)[-max_turns:]],
         "shown": [{"id": t.id, "cmd": t.cmd, "output": t.output} for t in result.shown],
-        "reader": {"version": result.reader.version, "fingerprint": result.reader.fingerprint},
+        "reader": {"version": result.reader.version, "fingerprint": result.reader.fingerprint,
+                   "check": result.reader.check},
         "rule": result.rule,
         "settings": settings,
         "models": [m.to_dict() for m in result.models],
@@ -181,6 +202,9 @@ def build_receipt(result, log_name, log_sha256, turns, max_turns, settings, witn
     }
     if witness is not None:
         receipt["witness"] = witness
+    if gate is not None:
+        receipt["gate"] = gate
+    receipt["receipt_sha256"] = canonical_sha256(receipt, "receipt_sha256")
     return receipt
 
 

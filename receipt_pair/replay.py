@@ -1,101 +1,265 @@
-"""Offline replay: rebuild every request, re-run every check, and compare with the record.
+"""Offline replay: re-derive everything a record asserts from what it pins, and compare.
 
-No server is involved. Each function returns a list of differences, one line each; an
-empty list means the record is exactly what the items, the reader and the saved replies
-give today.
+No server is involved. An answers file pins its items (sha256 and count) and its run's
+settings (reader, fingerprint, max_turns, models, extra fields); each row must be made with
+exactly those settings, its request is rebuilt from them, its reply is re-hashed and
+re-checked. A receipt pins its turns and its replies; the turns as shown, the recorded
+failures, the witness record, the checked answers, the pair's answer under its rule, the
+deciding quotes and the gate's decision are all derived again. Anything malformed is a
+difference, never a traceback. Each function returns a list of differences, one line each.
 """
 
-from .answers import CheckedAnswer, failed_call
-from .readers import get_reader
-from .request import build_request, request_sha256, sha256_text
+import hashlib
+import json
+
+from . import gate as gating
+from .answers import CALL_FAILED, NOT_SHOWN, failed_call
+from .conform import conforms
 from .errors import UsageError
-from .records import ANSWERS_SCHEMA, RECEIPT_SCHEMA, RECEIPT_SCHEMAS
-from .rules import combine
 from .logs import Turn
+from .readers import get_reader
+from .records import ANSWERS_SCHEMAS, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, canonical_sha256
+from .request import SETTINGS, build_request, request_sha256, sha256_text, unapplied_settings
+from .rules import RULES, combine
+from .servers import get_kind
 
 _COMPARED = ("answer", "code", "verdict", "turn", "quote", "reason")
+ARMS = ("A", "B")
+
+
+def _short(value):
+    return f"{str(value)[:12]}..."
 
 
 def _reader_for(version, fingerprint, where, differences):
     try:
         reader = get_reader(version, replay=True)
-    except UsageError:
+    except (UsageError, TypeError):
         differences.append(f"{where}: reader {version!r} is not known to this version")
         return None
     if reader.fingerprint != fingerprint:
         differences.append(f"{where}: reader {version} fingerprint differs (recorded "
-                           f"{str(fingerprint)[:12]}..., this reader {reader.fingerprint[:12]}...)")
+                           f"{_short(fingerprint)}, this reader {_short(reader.fingerprint)})")
     return reader
 
 
-def recheck(reader, claim, turns, max_turns, model, extra, constrained, reply, recorded,
-            where, differences):
-    """Rebuild one request and re-check its reply; add a line per difference found."""
+def _server_for(key, where, differences):
+    if key is None:
+        return None
+    try:
+        return get_kind(key)
+    except (ValueError, TypeError):
+        differences.append(f"{where}: server kind {key!r} is not known")
+        return False
+
+
+def recheck(reader, claim, turns, max_turns, model, extra, recorded, where, differences):
+    """Rebuild one request and re-check its reply against `recorded` (a flat answer: row or
+    receipt entry); add a line per difference; return the re-derived CheckedAnswer."""
+    if not isinstance(extra, dict):
+        differences.append(f"{where}: extra must be an object")
+        return failed_call()
+    server = _server_for(recorded.get("server"), where, differences)
+    if server is False:
+        return failed_call()
+    # Schema 1 records had no schema_sent: their "constrained" said whether it was sent.
+    sent = recorded.get("schema_sent", recorded.get("constrained"))
+    if not isinstance(sent, bool):
+        differences.append(f"{where}: whether the schema was sent is not recorded")
+        return failed_call()
     shown = reader.render(list(turns), max_turns)
-    body = build_request(reader, claim, shown, model, extra, constrained)
+    body = build_request(reader, claim, shown, model, extra, sent, server)
     rebuilt = request_sha256(body)
     if rebuilt != recorded.get("request_sha256"):
         differences.append(f"{where}: request sha256 differs (recorded "
-                           f"{str(recorded.get('request_sha256'))[:12]}..., rebuilt {rebuilt[:12]}...)")
+                           f"{_short(recorded.get('request_sha256'))}, rebuilt {_short(rebuilt)})")
+    reply = recorded.get("reply")
     if recorded.get("error"):
         if reply is not None:
             differences.append(f"{where}: a failed call with a saved reply")
-        return shown, None
+        if (recorded.get("answer"), recorded.get("code")) != (NOT_SHOWN, CALL_FAILED):
+            differences.append(f"{where}: a failed call must be recorded as not shown, "
+                               f"{CALL_FAILED}")
+        return failed_call()
     if not isinstance(reply, str):
         differences.append(f"{where}: no saved reply")
-        return shown, None
+        return failed_call()
     if sha256_text(reply) != recorded.get("reply_sha256"):
         differences.append(f"{where}: reply sha256 differs: the saved reply was changed")
-    checked = reader.check_reply(reply, shown).to_dict()
-    for key in _COMPARED:
-        if checked[key] != recorded.get(key):
+    checked = reader.check_reply(reply, shown)
+    for key, value in checked.to_dict().items():
+        if key in _COMPARED and value != recorded.get(key):
             differences.append(f"{where}: {key} recorded {recorded.get(key)!r}, "
-                               f"the check gives {checked[key]!r}")
-    return shown, CheckedAnswer(**checked)
+                               f"the check gives {value!r}")
+    if "schema_sent" in recorded:
+        constrained = sent and conforms(reply, reader.schema(shown))
+        if recorded.get("constrained") is not constrained:
+            differences.append(f"{where}: constrained recorded {recorded.get('constrained')!r}, "
+                               f"the reply against the schema sent gives {constrained!r}")
+        unapplied = list(unapplied_settings(server, model)) if server else []
+        if recorded.get("unapplied") != unapplied:
+            differences.append(f"{where}: unapplied settings recorded "
+                               f"{recorded.get('unapplied')!r}, the server kind gives {unapplied!r}")
+    return checked
+
+
+def _header_problems(header, items, items_sha256):
+    """(differences, run settings or None) for an answers file's items record."""
+    if not isinstance(header, dict):
+        return ["the answers file has no items record"], None
+    problems = []
+    if header.get("items_sha256") != items_sha256:
+        problems.append("the items file is not the one the answers file pinned (sha256 "
+                        f"{_short(header.get('items_sha256'))}, given {_short(items_sha256)})")
+    if header.get("items_count") != len(items):
+        problems.append(f"the answers file pinned {header.get('items_count')!r} items; "
+                        f"the items file has {len(items)}")
+    models, extra, max_turns = header.get("models"), header.get("extra"), header.get("max_turns")
+    if not (isinstance(models, dict) and all(isinstance(models.get(a), str) for a in ARMS)):
+        return problems + ["the items record must name models A and B"], None
+    if not (isinstance(extra, dict) and all(isinstance(extra.get(a), dict) for a in ARMS)):
+        return problems + ["the items record must hold the extra fields of A and B"], None
+    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
+        return problems + [f"the items record's max_turns {max_turns!r} is not a count"], None
+    reader = _reader_for(header.get("reader"), header.get("reader_fingerprint"),
+                         "the items record", problems)
+    if reader is None:
+        return problems, None
+    return problems, {"reader": reader, "models": models, "extra": extra,
+                      "max_turns": max_turns, "schema": header.get("schema")}
 
 
 def replay_answers(items, items_sha256, header, rows):
-    """Differences between an answers file and what its items and replies give now."""
-    differences = []
-    if header is None:
-        return ["the answers file has no items record"]
-    if header.get("items_sha256") != items_sha256:
-        differences.append("the items file is not the one the answers file pinned (sha256 "
-                           f"{str(header.get('items_sha256'))[:12]}..., given {items_sha256[:12]}...)")
-    if header.get("items_count") != len(items):
-        differences.append(f"the answers file pinned {header.get('items_count')} items; "
-                           f"the items file has {len(items)}")
+    """Differences between an answers file and what its items, settings and replies give."""
+    differences, run = _header_problems(header, items, items_sha256)
+    if run is None:
+        return differences
     by_id = {item.id: item for item in items}
     seen = {}
     for row in rows:
-        where = f"line {row.get('_line')} (item {row.get('id')}, model {row.get('arm')})"
+        where = f"line {row.get('_line')} (item {row.get('id')!r}, model {row.get('arm')!r})"
         item = by_id.get(row.get("id"))
+        arm = row.get("arm")
         if item is None:
             differences.append(f"{where}: no such item in the items file")
             continue
-        arm = row.get("arm")
-        if arm not in ("A", "B"):
+        if arm not in ARMS:
             differences.append(f"{where}: arm must be A or B")
             continue
-        if row.get("model") != (header.get("models") or {}).get(arm):
-            differences.append(f"{where}: model {row.get('model')!r} is not the run's model {arm}")
+        pinned = {"schema": run["schema"], "model": run["models"][arm],
+                  "reader": run["reader"].version,
+                  "reader_fingerprint": run["reader"].fingerprint,
+                  "max_turns": run["max_turns"], "extra": run["extra"][arm]}
+        for key, value in pinned.items():
+            recorded = row.get(key)
+            if key == "extra" and recorded is None and run["schema"] in ANSWERS_SCHEMAS[:1]:
+                recorded = {}
+            if recorded != value:
+                differences.append(f"{where}: {key} {recorded!r} is not the run's {value!r}")
         if not row.get("error"):
             if (item.id, arm) in seen:
                 differences.append(f"{where}: a second usable answer (first on line "
                                    f"{seen[(item.id, arm)]})")
             seen[(item.id, arm)] = row.get("_line")
-        reader = _reader_for(row.get("reader"), row.get("reader_fingerprint"), where,
-                             differences)
-        if reader is None:
-            continue
-        recheck(reader, item.claim, item.turns, row.get("max_turns"), row.get("model"),
-                row.get("extra") or {}, row.get("constrained"), row.get("reply"), row, where,
-                differences)
+        # The request is rebuilt from what the run pinned, not from what the row says.
+        recheck(run["reader"], item.claim, item.turns, run["max_turns"], run["models"][arm],
+                run["extra"][arm], row, where, differences)
     for item in items:
-        for arm in ("A", "B"):
+        for arm in ARMS:
             if (item.id, arm) not in seen:
                 differences.append(f"item {item.id}: no usable answer from model {arm}")
     return differences
+
+
+def _turns_of(receipt):
+    """The receipt's turns as Turns, or a difference naming what is wrong with them."""
+    turns = receipt.get("turns")
+    if not isinstance(turns, list) or not turns:
+        return None, "the receipt's turns must be a non-empty list"
+    out = []
+    for number, turn in enumerate(turns, 1):
+        if not isinstance(turn, dict):
+            return None, f"the receipt's turn {number} is not an object"
+        cmd, output, status = turn.get("cmd", ""), turn.get("output", ""), turn.get("exit_status")
+        if not isinstance(cmd, str) or not isinstance(output, str) or not (
+                status is None or (isinstance(status, int) and not isinstance(status, bool))):
+            return None, f"the receipt's turn {number} has a field of the wrong type"
+        out.append(Turn(cmd, output, status))
+    return out, None
+
+
+def _receipt_shape(receipt):
+    """A difference for the first thing a receipt lacks, or None."""
+    checks = (
+        (isinstance(receipt.get("claim"), str), "the receipt's claim must be text"),
+        (receipt.get("rule") in RULES, f"the receipt's rule must be one of {', '.join(RULES)}"),
+        (isinstance(receipt.get("max_turns"), int) and not isinstance(receipt.get("max_turns"), bool)
+         and receipt.get("max_turns", 0) >= 1, "the receipt's max_turns must be a count"),
+        (isinstance(receipt.get("reader"), dict), "the receipt must name its reader"),
+        (isinstance(receipt.get("log"), dict), "the receipt must name its log"),
+        (isinstance(receipt.get("models"), list) and len(receipt["models"]) == 2
+         and all(isinstance(m, dict) for m in receipt["models"])
+         and sorted(m.get("arm") for m in receipt["models"]) == list(ARMS),
+         "the receipt must hold models A and B, once each"),
+    )
+    return next((message for ok, message in checks if not ok), None)
+
+
+def _witness_problems(receipt, turns):
+    """Differences between a receipt's witness block and the turn it claims to record."""
+    witness = receipt.get("witness")
+    if witness is None:
+        return []
+    if not isinstance(witness, dict):
+        return ["the witness block must be an object"]
+    if receipt["schema"] != RECEIPT_SCHEMA:  # schema 1 kept the record's fields, not itself
+        return _witness_problems_v1(receipt, witness, turns)
+    if not isinstance(witness.get("record"), dict):
+        return ["the witness block must hold the record it pins"]
+    record = witness["record"]
+    problems = []
+    line = json.dumps(record, ensure_ascii=False)
+    if hashlib.sha256(line.encode("utf-8", "surrogatepass")).hexdigest() != \
+            witness.get("record_sha256"):
+        problems.append("the witness record's sha256 differs: the record was changed")
+    if witness.get("record_sha256") != receipt["log"].get("sha256"):
+        problems.append("the witness record is not the log this receipt was made from")
+    if len(turns) != 1 or (turns[0].cmd, turns[0].output, turns[0].exit_status) != (
+            record.get("cmd"), record.get("output"), record.get("exit_status")):
+        problems.append("the turn checked is not the witness record's command, output and "
+                        "exit status")
+    return problems
+
+
+def _witness_problems_v1(receipt, witness, turns):
+    problems = []
+    if witness.get("record_sha256") != receipt["log"].get("sha256"):
+        problems.append("the witness record is not the log this receipt was made from")
+    if len(turns) != 1 or (turns[0].cmd, turns[0].exit_status) != (
+            witness.get("cmd"), witness.get("exit_status")):
+        problems.append("the turn checked is not the witness record's command and exit status")
+    return problems
+
+
+def _gate_problems(receipt, pair_answer, all_answered):
+    """Differences between a gate receipt's recorded decision and what its answer decides."""
+    gate = receipt.get("gate")
+    if receipt.get("made_by") != "gate" and gate is None:
+        return []
+    if not isinstance(gate, dict):
+        return ["a gate receipt must hold the gate's decision"]
+    problems = []
+    if receipt.get("rule") not in gating.GATE_RULES:
+        problems.append(f"the gate takes only {', '.join(gating.GATE_RULES)}; this receipt "
+                        f"says {receipt.get('rule')!r}")
+    witness = receipt.get("witness") if isinstance(receipt.get("witness"), dict) else {}
+    decision = gating.decide(pair_answer, all_answered, [str(gate.get("program"))],
+                             bool(gate.get("dry_run")), witness.get("problem"))
+    if (gate.get("runs"), gate.get("status")) != (decision.runs, decision.status):
+        problems.append(f"the gate's decision recorded (runs {gate.get('runs')!r}, status "
+                        f"{gate.get('status')!r}) is not what the answer decides (runs "
+                        f"{decision.runs}, status {decision.status})")
+    return problems
 
 
 def replay_receipt(receipt, log_turns=None, log_sha256=None):
@@ -104,51 +268,55 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
     With `log_turns`/`log_sha256` (the log file read again), the receipt must also be a
     receipt for that log.
     """
-    differences = []
     if not isinstance(receipt, dict) or receipt.get("schema") not in RECEIPT_SCHEMAS:
         return [f"not a receipt (schema must be one of {', '.join(RECEIPT_SCHEMAS)})"]
-    try:
-        turns = [Turn(t.get("cmd", ""), t.get("output", ""), t.get("exit_status"))
-                 for t in receipt["turns"]]
-        max_turns = receipt["max_turns"]
-        claim = receipt["claim"]
-        models = receipt["models"]
-        rule = receipt["rule"]
-    except (KeyError, TypeError, AttributeError) as exc:
-        return [f"the receipt is missing {exc}"]
-    if log_sha256 is not None and log_sha256 != receipt.get("log", {}).get("sha256"):
+    problem = _receipt_shape(receipt)
+    turns, turn_problem = _turns_of(receipt)
+    if problem or turn_problem:
+        return [problem or turn_problem]
+    differences = []
+    current = receipt["schema"] == RECEIPT_SCHEMA
+    if current and receipt.get("receipt_sha256") != canonical_sha256(receipt, "receipt_sha256"):
+        differences.append("the receipt's own sha256 differs: it was edited after it was made")
+    max_turns, models = receipt["max_turns"], receipt["models"]
+    if log_sha256 is not None and log_sha256 != receipt["log"].get("sha256"):
         differences.append("the log file is not the one this receipt was made from "
                            "(sha256 differs)")
     if log_turns is not None and list(log_turns[-max_turns:]) != turns:
         differences.append("the log's last turns differ from the turns in the receipt")
-    reader = _reader_for(receipt.get("reader", {}).get("version"),
-                         receipt.get("reader", {}).get("fingerprint"), "receipt", differences)
+    reader = _reader_for(receipt["reader"].get("version"), receipt["reader"].get("fingerprint"),
+                         "receipt", differences)
     if reader is None:
         return differences
-    checked = {}
     shown = reader.render(turns, max_turns)
     rendered = [{"id": t.id, "cmd": t.cmd, "output": t.output} for t in shown]
     if rendered != receipt.get("shown"):
         differences.append("the turns as the models saw them differ from the receipt's")
+    failures = [{"turn": t.id, "exit_status": t.exit_status} for t in shown if t.exit_status]
+    if receipt.get("recorded_failures", failures) != failures:
+        differences.append("the recorded failures differ from the exit statuses of the turns")
+    if current and receipt.get("settings") != SETTINGS:
+        differences.append("the receipt's settings are not the fixed settings")
+    differences += _witness_problems(receipt, turns)
+    checked = {}
     for entry in models:
-        arm = entry.get("arm")
-        where = f"model {arm}"
+        arm = entry["arm"]
         recorded = dict(entry)
-        if receipt["schema"] != RECEIPT_SCHEMA:  # schema 1 nested the checked answer
-            recorded.update(entry.get("checked") or {})
-        _, again = recheck(reader, claim, turns, max_turns, entry.get("model"),
-                           entry.get("extra") or {}, entry.get("constrained"),
-                           entry.get("reply"), recorded, where, differences)
-        checked[arm] = again or failed_call()
-    if set(checked) != {"A", "B"}:
-        return differences + ["the receipt must hold models A and B"]
-    pair = combine(checked["A"], checked["B"], rule)
+        if not current:  # schema 1 nested the checked answer
+            recorded.update(entry.get("checked") if isinstance(entry.get("checked"), dict) else {})
+        model = entry.get("model")
+        if not isinstance(model, str):
+            differences.append(f"model {arm}: the model must be named")
+            checked[arm] = failed_call()
+            continue
+        checked[arm] = recheck(reader, receipt["claim"], turns, max_turns, model,
+                               entry.get("extra") or {}, recorded, f"model {arm}", differences)
+    pair = combine(checked["A"], checked["B"], receipt["rule"])
     if pair.answer != receipt.get("answer"):
         differences.append(f"answer recorded {receipt.get('answer')!r}, "
                            f"the replies give {pair.answer!r}")
     if [q.to_dict() for q in pair.quotes] != receipt.get("quotes"):
         differences.append("the deciding quotes differ from the receipt's")
+    all_answered = not any(entry.get("error") for entry in models)
+    differences += _gate_problems(receipt, pair.answer, all_answered)
     return differences
-
-
-__all__ = ["replay_answers", "replay_receipt", "ANSWERS_SCHEMA"]

@@ -30,17 +30,22 @@ class Witness:
     output_sha256: str
     record_sha256: str
 
+    @property
+    def problem(self):
+        """Why this run cannot back a `shown`, whatever the models say; None if nothing."""
+        status = self.turn.exit_status
+        return f"exited with status {status}" if status else None
+
     def receipt_note(self):
+        """The witness block of a receipt: the record itself (so its sha256 can be derived
+        again), and what it says on its own."""
         status = self.turn.exit_status
         return {
+            "record": self.record,
             "record_sha256": self.record_sha256,
-            "output_sha256": self.output_sha256,
-            "cmd": self.record["cmd"],
-            "exit_status": status,
-            "started": self.record["started"],
-            "ended": self.record["ended"],
-            "reading": (f"the recorded command exited with status {status}: a failure line "
-                        "the models were shown" if status else
+            "problem": self.problem,
+            "reading": (f"the recorded command exited with status {status}: the claim about "
+                        "this run cannot be shown, whatever the models say" if status else
                         "the recorded command exited with status 0, which alone shows nothing"),
         }
 

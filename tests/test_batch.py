@@ -57,7 +57,7 @@ class Batch(TempDirTest):
                     "max_turns", "models", "extra"):
             self.assertIn(key, lines[0])
         self.assertEqual(tuple(lines[1]), ROW_KEYS)
-        self.assertEqual(lines[1]["schema"], "receipt-pair/answers/1")
+        self.assertEqual(lines[1]["schema"], "receipt-pair/answers/2")
 
     def test_second_run_asks_nothing(self):
         with FakeServer() as fake:

@@ -12,7 +12,8 @@ from receipt_pair.readers import READER_V1
 from receipt_pair.render import render_turns
 from receipt_pair.request import SETTINGS, request_sha256
 from receipt_pair import servers
-from receipt_pair.client import (MAX_BODY_BYTES, Client, SchemaRefused, ServerUnreachable,
+from receipt_pair.transport import MAX_BODY_BYTES
+from receipt_pair.client import (Client, SchemaRefused, ServerUnreachable,
                                  check_base_url)
 from receipt_pair.errors import ServerError, UsageError
 from receipt_pair.logs import Turn
