@@ -6,6 +6,7 @@ an error the server answers for one question is recorded, and that question is a
 again by the next run.
 """
 
+import concurrent.futures
 import os
 import time
 from dataclasses import dataclass
@@ -36,65 +37,85 @@ class Progress:
     note: str = None  # a message that is not about one question (unload, resume)
 
 
-def prepare_answers_file(path, items_sha256, items_count, items_name, config, note):
-    """Open (or start) the answers file; return the arms' done item ids.
+def prepare_answers_file(path, fd, items_sha256, items_count, items_name, config, note):
+    """Start the answers file, or check it fits these questions; return the done (id, arm)s.
 
-    Refuses a file made for other items or by another configuration: its answers would
-    not be answers to these questions.
+    Called with the file open and locked. Refuses a file made for other items or by another
+    configuration: its answers would not be answers to these questions.
     """
-    if os.path.exists(path) and os.path.getsize(path) > 0:
-        if records.cut_partial_line(path):
-            note(f"{path}: cut an unfinished last line left by an interrupted run")
-        header, rows, _ = records.read_answers(path)
-        if header is None:
-            raise MismatchError(f"{path}: has no items record; it was not written by batch")
-        if header["items_sha256"] != items_sha256:
-            raise MismatchError(
-                f"{path} holds answers for another items file (sha256 "
-                f"{header['items_sha256'][:12]}..., not {items_sha256[:12]}...); "
-                "use another answers file", cli_hint="give a new --out")
-        for key in _CONFIG_KEYS:
-            if header.get(key) != config[key]:
-                raise MismatchError(
-                    f"{path} was made with {key} {header.get(key)!r}, not {config[key]!r}; "
-                    "use another answers file, or the same settings to resume",
-                    cli_hint="give a new --out, or the same options")
-        done = {(row["id"], row["arm"]) for row in rows if not row.get("error")}
-        if done:
-            note(f"{path}: resuming; {len(done)} answers already there are not asked again")
-        return done
-    fd = records.open_append(path)
-    try:
+    mended = records.mend_last_line(path)
+    if mended:
+        note(f"{path}: " + ("ended a complete last record that had no line break"
+                            if mended == "ended" else
+                            "cut an unfinished last line left by an interrupted run"))
+    if os.path.getsize(path) == 0:
         records.append_record(fd, records.header_record(items_sha256, items_count,
                                                         items_name, config))
-    finally:
-        os.close(fd)
-    return set()
+        return set()
+    header, rows, _ = records.read_answers(path)
+    if header is None:
+        raise MismatchError(f"{path}: has no items record; it was not written by batch")
+    if header.get("items_sha256") != items_sha256:
+        raise MismatchError(
+            f"{path} holds answers for another items file (sha256 "
+            f"{str(header.get('items_sha256'))[:12]}..., not {items_sha256[:12]}...); "
+            "use another answers file", cli_hint="give a new --out")
+    for key in _CONFIG_KEYS:
+        if header.get(key) != config[key]:
+            raise MismatchError(
+                f"{path} was made with {key} {header.get(key)!r}, not {config[key]!r}; "
+                "use another answers file, or the same settings to resume",
+                cli_hint="give a new --out, or the same options")
+    done = {(row["id"], row["arm"]) for row in rows if not row.get("error")}
+    if done:
+        note(f"{path}: resuming; {len(done)} answers already there are not asked again")
+    return done
 
 
 def run_batch(items, items_sha256, out_path, client, reader, *, model_a, model_b,
-              max_turns, extra_a=None, extra_b=None, items_name="", progress=None):
-    """Ask every question that has no usable answer in `out_path`; return the count asked."""
+              max_turns, extra_a=None, extra_b=None, items_name="", progress=None,
+              parallel=1):
+    """Ask every question that has no usable answer in `out_path`; return the count asked.
+
+    `parallel`: how many questions to keep in flight at once (for servers with parallel
+    slots). The answers are the same whatever it is; each is appended whole as it arrives.
+    The answers file is locked for the whole run, so a second run on it stops at once.
+    """
     progress = progress or (lambda event: None)
 
     def note(message):
         progress(Progress("", 0, 0, "", "", "", 0.0, 0.0, note=message))
 
     config = records.run_config(reader, max_turns, model_a, model_b, extra_a, extra_b)
-    done = prepare_answers_file(out_path, items_sha256, len(items), items_name, config, note)
+    fd = records.open_append(out_path)
+    try:
+        with records.locked(fd, out_path):
+            done = prepare_answers_file(out_path, fd, items_sha256, len(items), items_name,
+                                        config, note)
+            return _ask_all(items, done, out_path, fd, client, reader, model_a, model_b,
+                            max_turns, extra_a, extra_b, progress, note, parallel)
+    finally:
+        os.close(fd)
+
+
+def _ask_all(items, done, out_path, fd, client, reader, model_a, model_b, max_turns,
+             extra_a, extra_b, progress, note, parallel):
     arms = (("A", model_a, extra_a), ("B", model_b, extra_b))
     todo = {arm: [it for it in items if (it.id, arm) not in done] for arm, _, _ in arms}
     total = sum(len(v) for v in todo.values())
     memory = SchemaMemory()
     asked = 0
     started = time.monotonic()
-    fd = records.open_append(out_path)
+
+    def question(item, arm, model, extra):
+        shown = reader.render(list(item.turns), max_turns)
+        return item, ask(client, reader, item.claim, shown, arm, model, extra, memory)
+
     try:
         for index, (arm, model, extra) in enumerate(arms):
             failures = 0
-            for item in todo[arm]:
-                shown = reader.render(list(item.turns), max_turns)
-                answer = ask(client, reader, item.claim, shown, arm, model, extra, memory)
+            jobs = [(item, arm, model, extra) for item in todo[arm]]
+            for item, answer in _in_flight(question, jobs, parallel):
                 records.append_record(fd, records.answer_row(item.id, answer, reader,
                                                              max_turns))
                 asked += 1
@@ -112,16 +133,33 @@ def run_batch(items, items_sha256, out_path, client, reader, *, model_a, model_b
                 _unload(client, model, note)
     except ServerUnreachable as exc:
         raise ServerUnreachable(f"{exc} Answers so far are kept in {out_path}; run the "
-                                "same command again to resume.") from None
-    finally:
-        os.close(fd)
+                                "same command again to resume.", exc.cli_hint) from None
     return asked
+
+
+def _in_flight(work, jobs, parallel):
+    """Results of `work(*job)` for each job, keeping up to `parallel` running at once,
+    yielded as they finish. An error in one is raised here (the rest are let finish)."""
+    if parallel <= 1:
+        for job in jobs:
+            yield work(*job)
+        return
+    pending = list(jobs)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=parallel) as pool:
+        running = {pool.submit(work, *pending.pop(0)) for _ in range(min(parallel, len(pending)))}
+        while running:
+            finished, running = concurrent.futures.wait(
+                running, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in finished:
+                if pending:
+                    running.add(pool.submit(work, *pending.pop(0)))
+                yield future.result()
 
 
 def _unload(client, model, note):
     """Free model A before model B is asked, where the server lets a client do that."""
     try:
-        if client.kind() in ("lemonade", "llama-router"):
+        if client.server().manages_models:
             client.unload(model)
             note(f"unloaded {model}")
     except ServerUnreachable:

@@ -5,11 +5,12 @@ import sys
 
 from . import errors
 from . import gate as gating
-from .cli_options import (add_concurrent_option, add_model_options, add_reading_options,
+from .cli_options import (add_concurrent_option, add_format_option, add_model_options,
+                          add_reading_options, read_log_args,
                           message, print_flush, print_json, print_lines, read_json_file,
                           report_differences, run_check, save_receipt)
 from .errors import ReceiptPairError, UsageError
-from .logs import display_name, read_bytes, read_log
+from .files import display_name, read_bytes
 from .readers import get_reader
 from .records import reply_text
 from .replay import replay_receipt
@@ -23,6 +24,7 @@ def add_check(commands):
     p = commands.add_parser("check", help="check one claim against one log")
     p.add_argument("--claim", required=True, help="what the agent says it did")
     p.add_argument("--log", required=True, help="the agent's log (- for standard input)")
+    add_format_option(p)
     p.add_argument("--json", action="store_true", help="machine output")
     p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
     add_concurrent_option(p, "ask A and B at once (auto: when the server says it holds two "
@@ -33,7 +35,7 @@ def add_check(commands):
 
 
 def _cmd_check(args):
-    turns, log_sha256 = read_log(args.log)
+    turns, log_sha256 = read_log_args(args)
     result = run_check(args, args.claim, turns)
     if args.save:
         save_receipt(args, result, display_name(args.log), log_sha256, turns)
@@ -57,6 +59,7 @@ def _cmd_check(args):
 def add_verify(commands):
     p = commands.add_parser("verify", help="the quote check alone, on a saved reply; no server")
     p.add_argument("--log", help="the log the model was shown")
+    add_format_option(p)
     p.add_argument("--reply", help="the model's raw reply (or a whole chat response)")
     p.add_argument("--receipt", help="re-derive a receipt saved by check --save instead")
     p.add_argument("--json", action="store_true", help="machine output")
@@ -69,7 +72,7 @@ def _cmd_verify(args):
         return verify_receipt(args)
     if not args.log or not args.reply:
         raise UsageError("verify needs --log FILE and --reply FILE (or --receipt FILE)")
-    turns, _ = read_log(args.log)
+    turns, _ = read_log_args(args)
     reply = reply_text(read_bytes(args.reply), display_name(args.reply))
     reader = get_reader(args.reader, replay=True)  # a saved reply: nothing new is asked
     checked = reader.check_reply(reply, reader.render(turns, args.max_turns))
@@ -86,7 +89,7 @@ def verify_receipt(args):
     receipt = read_json_file(args.receipt)
     log_turns = log_sha = None
     if args.log:
-        log_turns, log_sha = read_log(args.log)
+        log_turns, log_sha = read_log_args(args)
     differences = replay_receipt(receipt, log_turns, log_sha)
     return report_differences(differences, f"receipt {args.receipt}", 1)
 
@@ -101,6 +104,7 @@ def add_gate(commands):
               "-- [TEST ... --] COMMAND ...")
     p.add_argument("--claim", required=True, help="what the agent says it did")
     p.add_argument("--log", help="the agent's log; with --witness, the record is appended here")
+    add_format_option(p)
     p.add_argument("--witness", action="store_true",
                    help="run the test command after -- yourself, record it, and check the "
                         "claim against that fresh record only")
@@ -137,10 +141,10 @@ def _cmd_gate(args):
     witness = None
     try:
         if args.witness:
-            witness = record_turn(args.log, test, echo=sys.stderr)
+            witness = record_turn(args.log, test, echo=sys.stderr, note=_note)
             turns, log_sha256 = [witness.turn], witness.record_sha256
         else:
-            turns, log_sha256 = read_log(args.log)
+            turns, log_sha256 = read_log_args(args)
         result = run_check(args, args.claim, turns)
     except UsageError:
         raise
@@ -184,6 +188,10 @@ def _cmd_record(args):
     if not args.command_argv:
         raise UsageError("record needs the command after --, like: record --log run.jsonl "
                          "-- pytest -q")
-    witness = record_turn(args.log, args.command_argv, echo=sys.stdout)
+    witness = record_turn(args.log, args.command_argv, echo=sys.stdout, note=_note)
     return witness.turn.exit_status
+
+
+def _note(message):
+    print(f"note: {message}", file=sys.stderr, flush=True)
 

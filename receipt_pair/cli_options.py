@@ -12,7 +12,9 @@ from . import errors
 from .client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B, DEFAULT_TIMEOUT,
                      ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B, Client)
 from .errors import InputError, ServerError
-from .logs import decode, display_name, read_bytes
+from .files import decode, display_name, loads_strict, read_bytes
+from .logs import FORMATS as LOG_FORMATS
+from .logs import read_log
 from .pair import check_claim
 from .readers import DEFAULT_READER, READERS, get_reader, usable_readers
 from .records import build_receipt, write_json_atomic
@@ -49,6 +51,22 @@ def positive_float(text):
     if not value > 0:
         raise argparse.ArgumentTypeError("must be more than 0")
     return value
+
+
+def add_format_option(parser):
+    parser.add_argument("--format", choices=LOG_FORMATS, default=None,
+                        help="the log's format, when telling it from the content is not "
+                             "wanted (default: told from the content)")
+
+
+def read_log_args(args, path=None):
+    """(turns, sha256) of the log named by --log (or `path`), in --format if given; anything
+    skipped (a torn last line) is said on stderr."""
+    warnings = []
+    turns, sha = read_log(path or args.log, getattr(args, "format", None), warnings)
+    for warning in warnings:
+        print(f"note: {warning}", file=sys.stderr, flush=True)
+    return turns, sha
 
 
 def add_reading_options(parser, retired=False):
@@ -135,7 +153,7 @@ def save_receipt(args, result, log_name, log_sha256, turns, witness=None, made_b
 def read_json_file(path):
     name = display_name(path)
     try:
-        return json.loads(decode(read_bytes(path), name))
+        return loads_strict(decode(read_bytes(path), name))
     except ValueError as exc:
         raise InputError(f"{name}: not valid JSON: {exc}") from None
 

@@ -4,11 +4,11 @@ import sys
 
 from . import errors
 from .batch import run_batch
-from .cli_options import (add_model_options, client_for, print_json, print_lines,
+from .cli_options import (add_model_options, client_for, positive_int, print_json, print_lines,
                           report_differences)
 from .errors import UsageError
 from .items import read_items
-from .logs import display_name
+from .files import display_name
 from .readers import get_reader
 from .records import read_answers
 from .replay import replay_answers
@@ -27,6 +27,9 @@ def add_batch(commands):
                    help="answers file, appended to and resumed (default: %(default)s)")
     p.add_argument("--allow-retired", action="store_true",
                    help="ask with a retired reader, to re-run a sealed run as it was designed")
+    p.add_argument("--parallel", type=positive_int, default=1, metavar="N",
+                   help="keep up to N questions in flight, for a server with N parallel slots "
+                        "(llama-server -np N); the answers are the same (default: 1)")
     add_model_options(p, rules=(), retired=True)
     p.set_defaults(func=_cmd_batch)
 
@@ -45,7 +48,7 @@ def _cmd_batch(args):
     asked = run_batch(items, items_sha256, args.out, client, reader, model_a=args.model_a,
                       model_b=args.model_b, max_turns=args.max_turns, extra_a=args.extra_a,
                       extra_b=args.extra_b, items_name=display_name(args.items),
-                      progress=_progress_printer(sys.stderr))
+                      progress=_progress_printer(sys.stderr), parallel=args.parallel)
     _, rows, _ = read_answers(args.out)
     usable = {(r["id"], r["arm"]) for r in rows if not r.get("error")}
     left = 2 * len(items) - len(usable)

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from typing import Optional, Tuple
 
 from .errors import InputError
-from .logs import Turn, kind_of, loads_strict, decode, display_name, read_bytes, sha256_bytes, \
-    turn_from_json
+from .files import decode, display_name, json_lines, loads_strict, read_bytes, sha256_bytes
+from .logs import kind_of, turn_from_json
+from .turn import Turn
 
 TRUTHS = ("shown", "contradicted", "not_shown")
 
@@ -35,7 +36,7 @@ def read_items(path):
     text = decode(data, name)
     items = []
     seen = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in json_lines(text):
         if not line.strip():
             continue
         where = f"{name} line {number}"

@@ -1,122 +1,91 @@
 """Reading an agent's log into plain turns.
 
 A log is a list of turns, oldest first. The format is told from the content, never from
-the file's name: JSON (a list of turns or an object with a "turns" list), JSON Lines (one
-turn per line), JUnit XML (one turn per test case, then one summary turn per suite), or
-plain text (the whole file is one turn's output). Anything malformed is an `InputError`
-naming the file and, where it applies, the line.
+the file's name: an agent's session file (Claude Code, Codex, Gemini CLI, OpenHands,
+mini-swe-agent, SWE-agent, GitHub Actions; see transcripts/), JUnit XML (one turn per test
+case, then one summary turn per suite), JSON (a list of turns or an object with a "turns"
+list), JSON Lines (one turn per line), or plain text (the whole file is one turn's output).
+`fmt` forces one. Anything malformed is an `InputError` naming the file and, where it
+applies, the line. A JSON Lines log still being written (a torn last line) is read up to
+its last whole record, and the torn line is reported.
 """
 
-import hashlib
 import json
 import re
-import sys
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
-from typing import Optional
-
+from . import transcripts
 from .errors import InputError
+from .files import decode, display_name, json_lines, loads_strict, read_bytes, sha256_bytes
+from .turn import Turn
 
 # A JSON log starts with a list of objects or an object with a quoted key. Plain text that
 # merely starts with a bracket ("[INFO] starting") stays plain text.
 _JSON_START = re.compile(r'\A\s*(?:\[\s*(?:\{|\]|\Z)|\{\s*(?:"|\}|\Z))')
 _XML_START = re.compile(r"\A\s*<(?:\?xml|testsuites?[\s>/])")
+# The formats a user may name with --format, besides the agents' own.
+TURN_FORMATS = ("turns", "junit", "text")
+FORMATS = TURN_FORMATS + transcripts.FORMATS
 
 
-@dataclass(frozen=True)
-class Turn:
-    """One step of the agent: the command it ran and what the command printed."""
+def read_log(path, fmt=None, warnings=None):
+    """Read the log at `path` ("-" for standard input); return (turns, sha256 of its bytes).
 
-    cmd: str = ""
-    output: str = ""
-    exit_status: Optional[int] = None  # only a witness record (`record`) knows it
-
-
-def read_bytes(path):
-    """The bytes of `path`, or of standard input when `path` is "-"."""
-    if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-
-
-def display_name(path):
-    return "standard input" if path == "-" else str(path)
-
-
-def decode(data, name):
-    """UTF-8 text of `data` (a leading byte-order mark is dropped); bad bytes are an error."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(
-            f"{name} line {line}: not valid UTF-8 (byte {exc.start}: {data[exc.start]:#04x})"
-        ) from None
-    return text[1:] if text.startswith("\ufeff") else text
-
-
-def sha256_bytes(data):
-    return hashlib.sha256(data).hexdigest()
-
-
-def read_log(path):
-    """Read the log at `path` ("-" for standard input); return (turns, sha256 of its bytes)."""
+    `fmt` forces a format (one of FORMATS); `warnings`, a list, gets a line for anything
+    skipped (a torn last line of a log still being written).
+    """
     data = read_bytes(path)
-    name = display_name(path)
-    return parse_log(data, name), sha256_bytes(data)
+    return parse_log(data, display_name(path), fmt, warnings), sha256_bytes(data)
 
 
-def parse_log(data, name="log"):
+def detect_format(text):
+    """The format of a log's text, told from its content."""
+    if _XML_START.match(text):
+        return "junit"
+    agent = transcripts.detect(text)
+    if agent:
+        return agent
+    return "turns" if _JSON_START.match(text) else "text"
+
+
+def parse_log(data, name="log", fmt=None, warnings=None):
     """Turns from the bytes of a log file, whatever its format."""
+    if fmt is not None and fmt not in FORMATS:
+        raise InputError(f"unknown log format {fmt!r}; known: {', '.join(FORMATS)}")
     text = decode(data, name)
     if not text.strip():
         raise InputError(f"{name}: the log is empty")
-    if _XML_START.match(text):
+    fmt = fmt or detect_format(text)
+    if fmt == "junit":
         turns = _parse_junit(data, name)
-    elif _JSON_START.match(text):
-        turns = _parse_json_log(text, name)
-    else:
+    elif fmt == "turns":
+        turns = _parse_json_log(text, name, warnings)
+    elif fmt == "text":
         turns = [Turn(output=text)]
+    else:
+        turns = transcripts.read_transcript(text, name, fmt)
     if not turns:
         raise InputError(f"{name}: the log holds no turns")
     return turns
 
 
-def _json_error(name, exc, line_offset=0):
-    line = exc.lineno + line_offset
-    return InputError(f"{name} line {line} column {exc.colno}: not valid JSON: {exc.msg}")
+def _json_error(name, exc):
+    return InputError(f"{name} line {exc.lineno} column {exc.colno}: not valid JSON: {exc.msg}")
 
 
-def loads_strict(text):
-    """json.loads that refuses NaN and Infinity, which are not JSON."""
-
-    def no_constants(value):
-        raise ValueError(f"{value} is not JSON")
-
-    return json.loads(text, parse_constant=no_constants)
-
-
-def _parse_json_log(text, name):
+def _parse_json_log(text, name, warnings):
     try:
         data = loads_strict(text)
     except ValueError as whole_error:
-        lines = text.splitlines()
-        first = next((i for i, line in enumerate(lines) if line.strip()), None)
+        first = next((line for _, line in json_lines(text) if line.strip()), "")
         try:
-            first_value = loads_strict(lines[first]) if first is not None else None
+            first_value = loads_strict(first)
         except ValueError:
             first_value = None
         if not isinstance(first_value, dict):
             if isinstance(whole_error, json.JSONDecodeError):
                 raise _json_error(name, whole_error) from None
             raise InputError(f"{name}: not valid JSON: {whole_error}") from None
-        return _parse_json_lines(lines, name)
+        return _parse_json_lines(text, name, warnings)
     if isinstance(data, list):
         return [turn_from_json(t, f"{name} turn {i}") for i, t in enumerate(data, 1)]
     if isinstance(data, dict):
@@ -126,21 +95,30 @@ def _parse_json_log(text, name):
             return [turn_from_json(t, f"{name} turn {i}") for i, t in enumerate(data["turns"], 1)]
         if set(data) & {"cmd", "output"}:  # JSON Lines with a single turn
             return [turn_from_json(data, f"{name} line 1")]
-        raise InputError(f"{name}: a JSON object log needs a 'turns' list")
+        raise InputError(f"{name}: a JSON object log needs a 'turns' list (or, for an agent's "
+                         f"session file, a format it can be read as: {', '.join(FORMATS)})")
     raise InputError(f"{name}: a JSON log must be a list of turns or an object with 'turns'")
 
 
-def _parse_json_lines(lines, name):
+def _parse_json_lines(text, name, warnings):
     turns = []
-    for number, line in enumerate(lines, 1):
+    lines = list(json_lines(text))
+    torn = not text.endswith("\n")
+    for number, line in lines:
         if not line.strip():
             continue
         where = f"{name} line {number}"
         try:
             value = loads_strict(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where} column {exc.colno}: not valid JSON: {exc.msg}") from None
         except ValueError as exc:
+            if torn and number == len(lines):
+                # The writer was stopped mid-line (a kill, or a session still being written).
+                if warnings is not None:
+                    warnings.append(f"{where}: an unfinished last line was skipped")
+                break
+            if isinstance(exc, json.JSONDecodeError):
+                raise InputError(f"{where} column {exc.colno}: not valid JSON: {exc.msg}") \
+                    from None
             raise InputError(f"{where}: not valid JSON: {exc}") from None
         turns.append(turn_from_json(value, where))
     return turns
@@ -152,10 +130,17 @@ def kind_of(value):
 
 
 def turn_from_json(value, where):
-    """A `Turn` from one decoded JSON value; `where` names it in errors."""
+    """A `Turn` from one decoded JSON value; `where` names it in errors.
+
+    A record with neither "cmd" nor "output" is not a turn: read as one, a file of other
+    records (an agent's session in a format not recognised) would become empty turns.
+    """
     if not isinstance(value, dict):
         raise InputError(f"{where}: a turn must be an object with 'cmd' and 'output', "
                          f"not {kind_of(value)}")
+    if "cmd" not in value and "output" not in value:
+        raise InputError(f"{where}: not a turn (it has neither 'cmd' nor 'output'); if this "
+                         "is an agent's session file, name its format")
     fields = {}
     for key in ("cmd", "output"):
         text = value.get(key)

@@ -15,7 +15,8 @@ from . import readers
 from .ask import ModelAnswer, SchemaMemory, ask
 from .client import DEFAULT_MODEL_A, DEFAULT_MODEL_B, Client, ServerUnreachable
 from .errors import InputError, ModelCallFailed, ServerError, UsageError
-from .logs import Turn, turn_from_json
+from .logs import turn_from_json
+from .turn import Turn
 from .render import DEFAULT_MAX_TURNS
 from .rules import DEFAULT_RULE, RULES, combine
 

@@ -5,15 +5,23 @@ one partial last line, which readers report and skip and a resumed batch cuts of
 that are replaced are written to a temporary file and renamed.
 """
 
+import contextlib
 import datetime
 import hashlib
 import json
 import os
 import tempfile
 
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
+    import msvcrt
+
 from . import __version__
 from .errors import InputError
-from .logs import decode
+from .answers import ANSWERS
+from .files import decode, loads_strict, read_bytes
 
 ANSWERS_SCHEMA = "receipt-pair/answers/2"
 # Schema 1 rows had no server, schema_sent or unapplied: their "constrained" said whether
@@ -79,25 +87,78 @@ def append_record(fd, record):
 
 
 def open_append(path):
-    return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    """A file descriptor appending to `path` (created if missing); an InputError saying why
+    not (a directory, a folder that does not exist, no permission)."""
+    try:
+        return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
-def cut_partial_line(path):
-    """Drop an unfinished last line (an interrupted write); return True if one was cut."""
+@contextlib.contextmanager
+def locked(fd, path, wait=False):
+    """Hold an exclusive lock on the open file `fd` (two writers never interleave).
+
+    With `wait`, block until the lock is free (two hooks appending to one ledger); without,
+    a file another process holds is an InputError at once (two batch runs on one file would
+    ask every question twice).
+    """
+    if fcntl is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            raise InputError(f"{path}: another receipt-pair process is writing to it; let it "
+                             "finish (or stop it), then run this again") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    else:  # Windows: lock the first byte, the same for every writer
+        mode = msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK
+        position = os.lseek(fd, 0, os.SEEK_CUR)
+        os.lseek(fd, 0, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, mode, 1)
+        except OSError:
+            raise InputError(f"{path}: another receipt-pair process is writing to it") from None
+        finally:
+            os.lseek(fd, position, os.SEEK_SET)
+        try:
+            yield
+        finally:
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+
+def mend_last_line(path):
+    """Make a file of records end in a whole line: a complete last record written without its
+    newline gets one; an unfinished one (a write cut by a kill) is cut off. Return what was
+    done ("", "ended", "cut")."""
     try:
         size = os.path.getsize(path)
     except OSError:
-        return False
+        return ""
     if size == 0:
-        return False
+        return ""
     with open(path, "rb+") as handle:
         handle.seek(-1, os.SEEK_END)
         if handle.read(1) == b"\n":
-            return False
+            return ""
         handle.seek(0)
         data = handle.read()
-        handle.truncate(data.rfind(b"\n") + 1)
-    return True
+        start = data.rfind(b"\n") + 1
+        try:
+            whole = isinstance(loads_strict(data[start:].decode("utf-8")), dict)
+        except (UnicodeDecodeError, ValueError):
+            whole = False
+        if whole:
+            handle.seek(0, os.SEEK_END)
+            handle.write(b"\n")
+            return "ended"
+        handle.truncate(start)
+    return "cut"
 
 
 def read_answers(path, bad_lines=None):
@@ -107,11 +168,7 @@ def read_answers(path, bad_lines=None):
     an InputError naming its line, or, when a `bad_lines` list is given, a message added to
     it (replay reports a corrupted record as a difference, not as a file it cannot read).
     """
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    data = read_bytes(path)
     warnings = []
     lines = data.split(b"\n")
     partial = lines.pop() if lines else b""
@@ -123,13 +180,12 @@ def read_answers(path, bad_lines=None):
             continue
         problem = None
         try:
-            record = json.loads(raw.decode("utf-8"))
+            record = loads_strict(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
             problem = f"{path} line {number}: not a JSON record ({exc})"
         else:
-            if not isinstance(record, dict) or record.get("schema") not in ANSWERS_SCHEMAS:
-                problem = (f"{path} line {number}: not a receipt-pair answers record "
-                           f"(schema must be {ANSWERS_SCHEMA!r})")
+            problem = _record_problem(record)
+            problem = problem and f"{path} line {number}: {problem}"
         if problem:
             if bad_lines is None:
                 raise InputError(problem)
@@ -145,6 +201,20 @@ def read_answers(path, bad_lines=None):
         else:
             raise InputError(f"{path} line {number}: unknown record kind {record.get('kind')!r}")
     return header, rows, warnings
+
+
+def _record_problem(record):
+    """What makes a decoded line not an answers record, or None."""
+    if not isinstance(record, dict) or record.get("schema") not in ANSWERS_SCHEMAS:
+        return f"not a receipt-pair answers record (schema must be {ANSWERS_SCHEMA!r})"
+    if record.get("kind") == "answer":
+        if not isinstance(record.get("id"), str) or record.get("arm") not in ("A", "B"):
+            return "an answer needs a text 'id' and an 'arm' of A or B"
+        if record.get("answer") not in ANSWERS or not isinstance(record.get("code"), str):
+            return "an answer needs an 'answer' of shown, contradicted or not shown, and a 'code'"
+        if not (record.get("error") is None or isinstance(record.get("error"), str)):
+            return "an answer's 'error' must be text or null"
+    return None
 
 
 def write_json_atomic(path, value):
@@ -212,7 +282,7 @@ def reply_text(data, name):
     """The model's reply from a saved file: the raw text, or a whole chat response's content."""
     text = decode(data, name)
     try:
-        value = json.loads(text)
+        value = loads_strict(text)
     except ValueError:
         return text
     if isinstance(value, dict) and isinstance(value.get("choices"), list) and value["choices"]:

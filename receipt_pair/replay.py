@@ -16,7 +16,7 @@ from . import gate as gating
 from .answers import CALL_FAILED, NOT_SHOWN, failed_call
 from .conform import conforms
 from .errors import UsageError
-from .logs import Turn
+from .turn import Turn
 from .readers import get_reader
 from .records import ANSWERS_SCHEMAS, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, canonical_sha256
 from .request import SETTINGS, build_request, request_sha256, sha256_text, unapplied_settings

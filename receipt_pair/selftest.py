@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from . import answers as an
 from .quote_check import check_reply
 from .render import readable, render_turns
-from .logs import Turn
+from .turn import Turn
 from .rules import RULES, TABLE, combine, combine_answers
 
 

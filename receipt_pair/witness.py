@@ -7,16 +7,18 @@ only ever appended to, one whole line per record.
 """
 
 import hashlib
-import json
 import os
+import queue
 import shlex
 import subprocess
+import threading
 from dataclasses import dataclass
 
 from . import errors
 from .errors import InputError
-from .logs import Turn
-from .records import append_record, open_append, utc_now
+from .turn import Turn
+from .files import loads_strict, read_bytes
+from .records import append_record, locked, mend_last_line, open_append, utc_now
 
 RECORD_SCHEMA = "receipt-pair/record/1"
 
@@ -50,23 +52,29 @@ class Witness:
         }
 
 
-def _check_appendable(path):
-    """Refuse to append to a file that is not a JSON Lines log ending in a whole line."""
+# Output kept in a record: the first and the last half of this many bytes (what a test run
+# prints first and how it ends); the middle of anything longer is left out, and says so.
+MAX_RECORDED_BYTES = 16 * 1024 * 1024
+# After the command exits, how long to wait for output still in the pipe. A background
+# child that keeps the pipe open (`server & echo started`) does not hold `record` up.
+DRAIN_SECONDS = 0.5
+
+
+def _check_appendable(path, note):
+    """Refuse to append to a file that is not a JSON Lines log; mend a torn last line."""
     if not os.path.exists(path) or os.path.getsize(path) == 0:
         return
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if not data.endswith(b"\n"):
-        raise InputError(f"{path}: ends in an unfinished line; record only appends whole "
-                         "lines to a JSON Lines log")
+    mended = mend_last_line(path)
+    if mended:
+        note(f"{path}: " + ("ended a complete last record that had no line break"
+                            if mended == "ended" else
+                            "cut an unfinished last line (a record torn by a kill)"))
+    data = read_bytes(path)
     for number, line in enumerate(data.split(b"\n"), 1):
         if not line.strip():
             continue
         try:
-            value = json.loads(line.decode("utf-8"))
+            value = loads_strict(line.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             value = None
         if not isinstance(value, dict):
@@ -75,62 +83,124 @@ def _check_appendable(path):
                              cli_hint="give a new --log file")
 
 
+class _Capture:
+    """The bytes a command printed: all of them while small, else its head and its tail."""
+
+    def __init__(self):
+        self.head, self.tail, self.left_out = bytearray(), bytearray(), 0
+
+    def add(self, chunk):
+        half = MAX_RECORDED_BYTES // 2
+        room = half - len(self.head)
+        self.head += chunk[:max(room, 0)]
+        self.tail += chunk[max(room, 0):]
+        if len(self.tail) > half:
+            self.left_out += len(self.tail) - half
+            del self.tail[:len(self.tail) - half]
+
+    def data(self):
+        if not self.left_out:
+            return bytes(self.head + self.tail)
+        marker = f"\n[... {self.left_out:,} bytes left out by record ...]\n".encode()
+        return bytes(self.head) + marker + bytes(self.tail)
+
+
 def _stream(process, echo):
-    """Copy the process's output to `echo` as it arrives; return all of it as bytes."""
-    chunks = []
+    """Copy the process's output to `echo` as it arrives; return what was captured.
+
+    The pipe is read by a helper thread, so that once the command has exited, output a
+    background child keeps writing (or a pipe it keeps open) stops the wait after
+    DRAIN_SECONDS of quiet instead of holding `record` until the child ends.
+    """
+    chunks = queue.Queue()
+    fd = process.stdout.fileno()
+
+    def pump():
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                chunk = b""
+            chunks.put(chunk)
+            if not chunk:
+                return
+
+    threading.Thread(target=pump, daemon=True).start()
+    capture = _Capture()
     sink = getattr(echo, "buffer", None) if echo is not None else None
     if echo is not None:
         echo.flush()  # text already written must come before the command's bytes
-    fd = process.stdout.fileno()
     while True:
-        chunk = os.read(fd, 65536)
+        exited = process.poll() is not None
+        try:
+            chunk = chunks.get(timeout=DRAIN_SECONDS if exited else 0.1)
+        except queue.Empty:
+            if exited:
+                break
+            continue
         if not chunk:
             break
-        chunks.append(chunk)
+        capture.add(chunk)
         if sink is not None:
             sink.write(chunk)
             sink.flush()
         elif echo is not None:
             echo.write(chunk.decode("utf-8", "replace"))
             echo.flush()
-    return b"".join(chunks)
+    return capture.data()
 
 
-def record_turn(log_path, argv, echo=None, env=None):
-    """Run `argv`, append its record to `log_path`, and return the Witness."""
-    _check_appendable(log_path)
-    started = utc_now()
+def _run(argv, echo, env):
+    """(output bytes, exit status) of `argv`, run with no shell, output and errors joined."""
     try:
         process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, env=env)
     except FileNotFoundError:
-        data, status = f"receipt-pair record: cannot start {argv[0]}: no such program\n", \
-            errors.EXIT_NOT_FOUND
-        data = data.encode("utf-8")
+        return (f"receipt-pair record: cannot start {argv[0]}: no such program\n".encode(),
+                errors.EXIT_NOT_FOUND)
     except OSError as exc:
-        data = f"receipt-pair record: cannot start {argv[0]}: {exc.strerror or exc}\n"
-        data, status = data.encode("utf-8"), errors.EXIT_CANNOT_EXECUTE
-    else:
-        with process:
-            data = _stream(process, echo)
-            status = process.wait()
-        status = 128 - status if status < 0 else status
-    ended = utc_now()
-    output = data.decode("utf-8", "replace")
-    record = {
-        "schema": RECORD_SCHEMA,
-        "cmd": shlex.join(argv),
-        "argv": list(argv),
-        "output": output,
-        "exit_status": status,
-        "started": started,
-        "ended": ended,
-        "output_sha256": hashlib.sha256(data).hexdigest(),
-        "output_was_utf8": output.encode("utf-8") == data,
-    }
+        return (f"receipt-pair record: cannot start {argv[0]}: {exc.strerror or exc}\n"
+                .encode(), errors.EXIT_CANNOT_EXECUTE)
+    try:
+        data = _stream(process, echo)
+        status = process.wait()
+    finally:
+        process.stdout.close()
+    return data, (128 - status if status < 0 else status)
+
+
+def record_turn(log_path, argv, echo=None, env=None, note=None):
+    """Run `argv`, append its record to `log_path`, and return the Witness.
+
+    The log is opened (and locked) before the command runs: a log that cannot be written
+    stops here, before anything runs. If the record cannot be written after the command ran
+    (a full disk), the error says the command ran and with what status.
+    """
+    note = note or (lambda message: None)
+    _check_appendable(log_path, note)
     fd = open_append(log_path)
     try:
-        line = append_record(fd, record)
+        with locked(fd, log_path, wait=True):
+            started = utc_now()
+            data, status = _run(argv, echo, env)
+            ended = utc_now()
+            output = data.decode("utf-8", "replace")
+            record = {
+                "schema": RECORD_SCHEMA,
+                "cmd": shlex.join(argv),
+                "argv": list(argv),
+                "output": output,
+                "exit_status": status,
+                "started": started,
+                "ended": ended,
+                "output_sha256": hashlib.sha256(data).hexdigest(),
+                "output_was_utf8": output.encode("utf-8", "surrogatepass") == data,
+            }
+            try:
+                line = append_record(fd, record)
+            except OSError as exc:
+                raise InputError(f"{log_path}: the command ran (exit status {status}) but its "
+                                 f"record could not be written: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
     return Witness(

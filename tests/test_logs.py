@@ -92,7 +92,7 @@ class Items(TempDirTest):
             '{"id": "a", "claim": "c", "turns": "x"}': "line 1: 'turns' must be a list",
             '{"id": "a", "claim": "", "turns": [{}]}': "line 1: 'claim' must be a non-empty",
             '{"claim": "c", "turns": [{}]}': "line 1: 'id' must be a non-empty string",
-            '{"id": "a", "claim": "c", "turns": [{}], "truth": "yes"}': "'truth' must be one of",
+            '{"id": "a", "claim": "c", "turns": [{"cmd": "x"}], "truth": "yes"}': "'truth' must be one of",
             '{"id": "a", "claim": "c", "turns": [5]}': "line 1 turn 1: a turn must be an object",
             '{"id": "a", "claim": "c", "turns": []}': "'turns' is empty",
             "[1, 2]": "line 1: an item must be an object",

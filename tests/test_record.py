@@ -58,10 +58,13 @@ class Record(TempDirTest):
                                  sys.executable, "-c", "print(1)")
         self.assertEqual(status, 5)
         self.assertIn("not a JSON Lines turn", err)
-        status, _, err = run_cli("record", "--log", self.write("partial.jsonl", '{"cmd": "a"'),
-                                 "--", "true")
-        self.assertEqual(status, 5)
-        self.assertIn("unfinished line", err)
+        # A record torn by a kill is cut off (and said so), not left to block every reader.
+        partial = self.write("partial.jsonl", '{"cmd": "a", "output": "whole"}\n{"cmd": "a"')
+        status, _, err = run_cli("record", "--log", partial, "--", "true")
+        self.assertEqual(status, 0)
+        self.assertIn("cut an unfinished last line", err)
+        turns, _ = read_log(partial)
+        self.assertEqual([t.output for t in turns], ["whole", ""])
 
     def test_cli_passes_the_exit_status_through(self):
         log = self.path("run.jsonl")

@@ -14,7 +14,8 @@ import sys
 import unittest
 
 from receipt_pair.errors import InputError
-from receipt_pair.logs import Turn, decode
+from receipt_pair.files import decode
+from receipt_pair.logs import Turn
 from receipt_pair.transcripts import FORMATS, detect, read_transcript
 
 from tests.helpers import DATA, ROOT, EXAMPLES
@@ -349,7 +350,7 @@ class Code(unittest.TestCase):
     def test_imports_only_the_standard_library_turn_and_input_error(self):
         stdlib = getattr(sys, "stdlib_module_names", None) or {
             "json", "re", "shlex", "os", "sys", "typing", "dataclasses"}
-        allowed_relative = {("logs", "Turn"), ("errors", "InputError")}
+        allowed_relative = {("turn", "Turn"), ("errors", "InputError")}
         for path in sorted(glob.glob(os.path.join(PACKAGE, "*.py"))):
             with open(path, encoding="utf-8") as handle:
                 tree = ast.parse(handle.read(), path)

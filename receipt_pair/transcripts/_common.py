@@ -10,7 +10,7 @@ import re
 import shlex
 
 from ..errors import InputError
-from ..logs import Turn
+from ..turn import Turn
 
 # Content nested deeper than this is refused rather than walked: real session files nest a
 # few levels, and a bound keeps a hostile file from exhausting the stack.
