@@ -35,6 +35,8 @@ QUOTE_IS_INSTRUCTION = "quote_is_instruction"
 QUOTE_TOO_SHORT = "quote_too_short"
 QUOTE_AFTER_FORGED_FENCE = "quote_after_forged_fence"
 SHOWN_IN_FAILED_TURN = "shown_in_failed_turn"
+CONTRADICTED_WITHOUT_FAILURE = "contradicted_without_failure"
+LOW_CONFIDENCE = "low_confidence"  # the reader's confidence rule, after the quote check
 CALL_FAILED = "call_failed"  # no reply at all: the model call itself failed
 # One line each, for people reading a checked answer.
 CODE_TEXT = {
@@ -54,14 +56,20 @@ CODE_TEXT = {
     QUOTE_TOO_SHORT: "the quote is a part of a line too short to mean anything",
     QUOTE_AFTER_FORGED_FENCE: "the quote sits after text that pretends to end its turn",
     SHOWN_IN_FAILED_TURN: "a shown from a turn whose recorded exit status is not 0",
+    CONTRADICTED_WITHOUT_FAILURE: "a contradicted whose line reports no failure or undoing",
+    LOW_CONFIDENCE: "the verdict's probability is below the reader's threshold",
     CALL_FAILED: "the model call failed, so the model cannot vouch",
 }
 REFUSAL_CODES = (
     UNPARSEABLE_REPLY, INVALID_VERDICT, WRONG_TURN, EMPTY_QUOTE, QUOTE_FROM_COMMAND,
     QUOTE_FROM_OTHER_TURN, QUOTE_WHITESPACE_ONLY, QUOTE_NOT_FOUND, SHOWN_QUOTES_FAILURE,
     SHOWN_OVER_OVERWRITE, QUOTE_IS_INSTRUCTION, QUOTE_TOO_SHORT, QUOTE_AFTER_FORGED_FENCE,
-    SHOWN_IN_FAILED_TURN,
+    SHOWN_IN_FAILED_TURN, CONTRADICTED_WITHOUT_FAILURE,
 )
+
+
+# The fields of a checked answer, in order, as records keep them.
+CHECKED_KEYS = ("verdict", "turn", "quote", "reason", "answer", "code")
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Ask one model one question, once, and check its reply.
+"""Ask one model its question (or questions), once, and check its reply.
 
 `ask` is shared by `check_claim` (two models, one claim) and `batch` (many claims, one
 model after the other). Nothing here prints.
@@ -12,8 +12,11 @@ from typing import Optional
 from .answers import CheckedAnswer, failed_call
 from .client import SchemaRefused, ServerUnreachable
 from .errors import ServerError
+from .confidence import verdict_probabilities
 from .conform import conforms
-from .request import build_request, request_sha256, sha256_text, unapplied_settings
+from .quote_check import parse_reply
+from .readers import pack_replies
+from .request import canonical_json, request_sha256, sha256_text, unapplied_settings
 
 
 @dataclass
@@ -38,6 +41,9 @@ class ModelAnswer:
     server: Optional[str] = None  # the server kind's key, which shapes the request body
     schema_sent: bool = False  # whether the request carried the JSON schema
     unapplied: tuple = ()  # our fixed settings this server kind cannot apply
+    # The verdict's probability (and all three) where the server returned logprobs.
+    verdict_probabilities: Optional[dict] = None
+    confidence: Optional[float] = None
 
     def to_dict(self):
         """The one serialisation of an answer: `check --json`, receipts and answers rows."""
@@ -50,6 +56,7 @@ class ModelAnswer:
             "code": c.code, "usage": self.usage, "timings": self.timings,
             "wall_s": self.wall_s, "error": self.error, "server": self.server,
             "schema_sent": self.schema_sent, "unapplied": list(self.unapplied),
+            "verdict_probabilities": self.verdict_probabilities, "confidence": self.confidence,
         }
 
 
@@ -69,8 +76,17 @@ class SchemaMemory:
             self._refused.add(model)
 
 
-def ask(client, reader, claim, shown, arm, model, extra=None, schema_memory=None):
-    """Ask one model once; a failed call is returned as an answer that cannot vouch.
+def request_digest(bodies):
+    """The sha256 that pins what was asked: of the one body, or of the list of them."""
+    if len(bodies) == 1:
+        return request_sha256(bodies[0][1])
+    return sha256_text(canonical_json([body for _, body in bodies]))
+
+
+def ask(client, reader, claim, shown, arm, model, extra=None, schema_memory=None,
+        partner=None):
+    """Ask one model its question(s) once; a failed call is returned as an answer that
+    cannot vouch. `partner` is model A's checked answer, for a reader with roles.
 
     An unreachable server raises ServerUnreachable instead: there is no answer to keep.
 
@@ -85,31 +101,59 @@ def ask(client, reader, claim, shown, arm, model, extra=None, schema_memory=None
     known = dict(arm=arm, model=model, extra=dict(extra or {}), server=server.key,
                  unapplied=tuple(unapplied_settings(server, model)))
     while True:
-        body = build_request(reader, claim, shown, model, extra, schema_sent, server)
+        bodies = reader.bodies(claim, shown, model, extra, schema_sent, server, partner)
         try:
-            result = client.chat(body)
+            results = {name: client.chat(body) for name, body in bodies}
             break
         except SchemaRefused as exc:
             if not schema_sent:
-                return _failed(known, body, schema_sent, exc, started)
+                return _failed(known, bodies, schema_sent, exc, started)
             memory.refuse(model)
             schema_sent = False
         except ServerUnreachable:
             raise  # nothing was asked: the caller stops, it does not record an answer
         except ServerError as exc:
-            return _failed(known, body, schema_sent, exc, started)
-    checked = reader.check_reply(result.content, shown)
+            return _failed(known, bodies, schema_sent, exc, started)
+    replies = {name: result.content for name, result in results.items()}
+    probabilities = verdict_probabilities(replies.get("answer"),
+                                          results["answer"].logprobs) \
+        if "answer" in results and reader.logprobs else None
+    confidence = probabilities.get(_verdict_of(replies["answer"])) if probabilities else None
+    checked = reader.judge(replies, shown, confidence)
+    schemas = reader.schemas(shown)
+    reply = pack_replies(replies)
     return ModelAnswer(
-        request=body, request_sha256=request_sha256(body), schema_sent=schema_sent,
-        constrained=schema_sent and conforms(result.content, reader.schema(shown)),
-        checked=checked, reply=result.content, reply_sha256=sha256_text(result.content),
-        usage=result.usage, timings=result.timings, wall_s=result.wall_s, **known,
+        request=bodies[0][1] if len(bodies) == 1 else [body for _, body in bodies],
+        request_sha256=request_digest(bodies), schema_sent=schema_sent,
+        constrained=schema_sent and all(conforms(text, schemas[name])
+                                        for name, text in replies.items()),
+        checked=checked, reply=reply, reply_sha256=sha256_text(reply),
+        usage=_summed(r.usage for r in results.values()),
+        timings=_summed(r.timings for r in results.values()),
+        wall_s=round(sum(r.wall_s for r in results.values()), 4),
+        verdict_probabilities=probabilities, confidence=confidence, **known,
     )
 
 
-def _failed(known, body, schema_sent, exc, started):
+def _verdict_of(reply):
+    parsed = parse_reply(reply)
+    return parsed.get("verdict") if parsed else None
+
+
+def _summed(figures):
+    """Token counts and timings of several requests, added up."""
+    total = {}
+    for figure in figures:
+        for key, value in (figure or {}).items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                total[key] = round(total.get(key, 0) + value, 3)
+    return total
+
+
+def _failed(known, bodies, schema_sent, exc, started):
     return ModelAnswer(
-        request=body, request_sha256=request_sha256(body), schema_sent=schema_sent,
+        request=bodies[0][1] if len(bodies) == 1 else [body for _, body in bodies],
+        request_sha256=request_digest(bodies), schema_sent=schema_sent,
         constrained=False, checked=failed_call(),
         wall_s=round(time.monotonic() - started, 4), error=str(exc), **known,
     )

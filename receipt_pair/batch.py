@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from . import records
 from .client import ServerUnreachable
 from .errors import MismatchError, ServerError
+from .answers import CHECKED_KEYS, CheckedAnswer
 from .ask import SchemaMemory, ask
 
 # Consecutive failed calls after which the server is taken to be failing, not the item.
@@ -38,7 +39,8 @@ class Progress:
 
 
 def prepare_answers_file(path, fd, items_sha256, items_count, items_name, config, note):
-    """Start the answers file, or check it fits these questions; return the done (id, arm)s.
+    """Start the answers file, or check it fits these questions; return the usable rows by
+    (id, arm).
 
     Called with the file open and locked. Refuses a file made for other items or by another
     configuration: its answers would not be answers to these questions.
@@ -51,7 +53,7 @@ def prepare_answers_file(path, fd, items_sha256, items_count, items_name, config
     if os.path.getsize(path) == 0:
         records.append_record(fd, records.header_record(items_sha256, items_count,
                                                         items_name, config))
-        return set()
+        return {}
     header, rows, _ = records.read_answers(path)
     if header is None:
         raise MismatchError(f"{path}: has no items record; it was not written by batch")
@@ -66,7 +68,7 @@ def prepare_answers_file(path, fd, items_sha256, items_count, items_name, config
                 f"{path} was made with {key} {header.get(key)!r}, not {config[key]!r}; "
                 "use another answers file, or the same settings to resume",
                 cli_hint="give a new --out, or the same options")
-    done = {(row["id"], row["arm"]) for row in rows if not row.get("error")}
+    done = {(row["id"], row["arm"]): row for row in rows if not row.get("error")}
     if done:
         note(f"{path}: resuming; {len(done)} answers already there are not asked again")
     return done
@@ -106,10 +108,15 @@ def _ask_all(items, done, out_path, fd, client, reader, model_a, model_b, max_tu
     memory = SchemaMemory()
     asked = 0
     started = time.monotonic()
+    # Roles: model B is asked about model A's checked answer to the same item.
+    partners = {item_id: CheckedAnswer(*(row[k] for k in CHECKED_KEYS))
+                for (item_id, arm), row in done.items() if arm == "A"}
 
     def question(item, arm, model, extra):
-        shown = reader.render(list(item.turns), max_turns)
-        return item, ask(client, reader, item.claim, shown, arm, model, extra, memory)
+        shown = reader.render(list(item.turns), max_turns, item.claim)
+        partner = partners.get(item.id) if arm == "B" and reader.partner else None
+        return item, ask(client, reader, item.claim, shown, arm, model, extra, memory,
+                         partner=partner)
 
     try:
         for index, (arm, model, extra) in enumerate(arms):
@@ -118,6 +125,8 @@ def _ask_all(items, done, out_path, fd, client, reader, model_a, model_b, max_tu
             for item, answer in _in_flight(question, jobs, parallel):
                 records.append_record(fd, records.answer_row(item.id, answer, reader,
                                                              max_turns))
+                if arm == "A" and not answer.error:
+                    partners[item.id] = answer.checked
                 asked += 1
                 elapsed = time.monotonic() - started
                 progress(Progress(arm, asked, total, item.id, answer.checked.answer,

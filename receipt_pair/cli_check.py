@@ -11,7 +11,7 @@ from .cli_options import (add_concurrent_option, add_format_option, add_model_op
                           report_differences, run_check, save_receipt)
 from .errors import ReceiptPairError, UsageError
 from .files import display_name, read_bytes
-from .readers import get_reader
+from .readers import get_reader, unpack_replies
 from .records import reply_text
 from .replay import replay_receipt
 from .report import render_check, render_verify
@@ -61,6 +61,9 @@ def add_verify(commands):
     p.add_argument("--log", help="the log the model was shown")
     add_format_option(p)
     p.add_argument("--reply", help="the model's raw reply (or a whole chat response)")
+    p.add_argument("--claim", default="",
+                   help="the claim the reply answers (needed by readers that pick lines "
+                        "by the claim: e1, n1, r1)")
     p.add_argument("--receipt", help="re-derive a receipt saved by check --save instead")
     p.add_argument("--json", action="store_true", help="machine output")
     add_reading_options(p, retired=True)
@@ -75,7 +78,11 @@ def _cmd_verify(args):
     turns, _ = read_log_args(args)
     reply = reply_text(read_bytes(args.reply), display_name(args.reply))
     reader = get_reader(args.reader, replay=True)  # a saved reply: nothing new is asked
-    checked = reader.check_reply(reply, reader.render(turns, args.max_turns))
+    if reader.menu and not args.claim.strip():
+        raise UsageError(f"reader {reader.version} picks the log's lines by the claim: give "
+                         "--claim")
+    shown = reader.render(turns, args.max_turns, args.claim)
+    checked = reader.judge(unpack_replies(reader, reply), shown)
     if args.json:
         print_json({"answer": checked.answer, "code": checked.code, "verdict": checked.verdict,
                      "turn": checked.turn, "quote": checked.quote, "reason": checked.reason,

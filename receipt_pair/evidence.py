@@ -232,6 +232,21 @@ def failure_markers(text):
     return found
 
 
+# What reports that something was undone: a `contradicted` may quote it as well as a failure.
+_UNDO = re.compile(
+    r"\b(?:revert(?:ed|ing|s)?|roll(?:ed|ing)?[\s-]*back|rollback|undone|undo(?:ne)?|"
+    r"deleted|removed|uninstalled|dropped|destroyed|deregistered|unpublished|yanked|"
+    r"withdrawn|refunded|voided|reset|HEAD\s+is\s+now\s+at)\b",
+    re.I)
+
+
+def reports_failure_or_undoing(text):
+    """True if a reader would take `text` to report a failure or an undoing."""
+    if failure_markers(text):
+        return True
+    return any(_UNDO.search(reading) for reading in readings(text))
+
+
 def is_failure_line(text):
     return bool(failure_markers(text))
 

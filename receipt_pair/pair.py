@@ -90,12 +90,17 @@ def check_claim(claim, turns, *, model_a=DEFAULT_MODEL_A, model_b=DEFAULT_MODEL_
         if timeout:
             kwargs["timeout"] = timeout
         client = Client(**kwargs)
-    shown = reader.render(turns, max_turns)
+    shown = reader.render(turns, max_turns, claim)
     memory = SchemaMemory()
     jobs = (("A", model_a, extra_a), ("B", model_b, extra_b))
     if concurrent is None:
         concurrent = _holds_both(client)
-    if concurrent:
+    if reader.partner:  # roles: B is asked about A's answer, so after it
+        concurrent = False
+        first = ask(client, reader, claim, shown, "A", model_a, extra_a, memory)
+        answers = [first, ask(client, reader, claim, shown, "B", model_b, extra_b, memory,
+                              partner=first.checked)]
+    elif concurrent:
         answers = _ask_at_once(client, reader, claim, shown, jobs, memory)
     else:
         answers = [ask(client, reader, claim, shown, arm, model, extra, memory)

@@ -14,7 +14,7 @@ from .answers import (CONTRADICTED, EMPTY_QUOTE, INVALID_VERDICT, MODEL_NOT_SHOW
                       QUOTE_IS_INSTRUCTION, QUOTE_NOT_FOUND, QUOTE_TOO_SHORT,
                       QUOTE_WHITESPACE_ONLY, SHOWN, SHOWN_IN_FAILED_TURN, SHOWN_OVER_OVERWRITE,
                       SHOWN_QUOTES_FAILURE, UNPARSEABLE_REPLY, VERDICTS, WRONG_TURN,
-                      CheckedAnswer)
+                      CONTRADICTED_WITHOUT_FAILURE, CheckedAnswer)
 from .render import FENCE_LIKE, unshow_invisible
 
 # A quote that is only a part of its line must carry at least this many letters or digits:
@@ -180,5 +180,11 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK):
         # "Deployed OK" printed over "ERROR" with a carriage return looked clean on screen.
         if screen.hidden_text(cited.raw_output, patterns.failure_spans):
             return refuse(SHOWN_OVER_OVERWRITE)
+    # "Enumerating objects: 5, done." is not a failure: a contradicted must quote a line
+    # that reports one (or an undoing), or it is the model's word against a clean line.
+    if verdict == "contradicted" and check != "c1" and not (
+            evidence.reports_failure_or_undoing(stripped)
+            or any(evidence.reports_failure_or_undoing(line) for line, _ in lines)):
+        return refuse(CONTRADICTED_WITHOUT_FAILURE)
     answer = SHOWN if verdict == "shown" else CONTRADICTED
     return CheckedAnswer(verdict, turn, quote, reason, answer, OK)

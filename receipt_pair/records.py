@@ -37,7 +37,7 @@ ROW_KEYS = (
     "schema", "kind", "id", "arm", "model", "reader", "reader_fingerprint", "max_turns",
     "constrained", "extra", "request_sha256", "reply", "reply_sha256", "verdict", "turn",
     "quote", "reason", "answer", "code", "usage", "timings", "wall_s", "error", "time",
-    "server", "schema_sent", "unapplied",
+    "server", "schema_sent", "unapplied", "verdict_probabilities", "confidence",
 )
 
 

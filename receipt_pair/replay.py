@@ -19,7 +19,10 @@ from .errors import UsageError
 from .turn import Turn
 from .readers import get_reader
 from .records import ANSWERS_SCHEMAS, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, canonical_sha256
-from .request import SETTINGS, build_request, request_sha256, sha256_text, unapplied_settings
+from .ask import request_digest
+from .quote_check import parse_reply
+from .readers import unpack_replies
+from .request import SETTINGS, sha256_text, unapplied_settings
 from .rules import RULES, combine
 from .servers import get_kind
 
@@ -53,9 +56,11 @@ def _server_for(key, where, differences):
         return False
 
 
-def recheck(reader, claim, turns, max_turns, model, extra, recorded, where, differences):
-    """Rebuild one request and re-check its reply against `recorded` (a flat answer: row or
-    receipt entry); add a line per difference; return the re-derived CheckedAnswer."""
+def recheck(reader, claim, turns, max_turns, model, extra, recorded, where, differences,
+            partner=None):
+    """Rebuild one answer's request(s) and re-check its reply against `recorded` (a flat
+    answer: row or receipt entry); add a line per difference; return the re-derived
+    CheckedAnswer. `partner`: model A's re-derived answer, for a reader with roles."""
     if not isinstance(extra, dict):
         differences.append(f"{where}: extra must be an object")
         return failed_call()
@@ -67,9 +72,10 @@ def recheck(reader, claim, turns, max_turns, model, extra, recorded, where, diff
     if not isinstance(sent, bool):
         differences.append(f"{where}: whether the schema was sent is not recorded")
         return failed_call()
-    shown = reader.render(list(turns), max_turns)
-    body = build_request(reader, claim, shown, model, extra, sent, server)
-    rebuilt = request_sha256(body)
+    shown = reader.render(list(turns), max_turns, claim)
+    bodies = reader.bodies(claim, shown, model, extra, sent, server,
+                           partner if reader.partner else None)
+    rebuilt = request_digest(bodies)
     if rebuilt != recorded.get("request_sha256"):
         differences.append(f"{where}: request sha256 differs (recorded "
                            f"{_short(recorded.get('request_sha256'))}, rebuilt {_short(rebuilt)})")
@@ -86,13 +92,25 @@ def recheck(reader, claim, turns, max_turns, model, extra, recorded, where, diff
         return failed_call()
     if sha256_text(reply) != recorded.get("reply_sha256"):
         differences.append(f"{where}: reply sha256 differs: the saved reply was changed")
-    checked = reader.check_reply(reply, shown)
+    probabilities = recorded.get("verdict_probabilities")
+    confidence = recorded.get("confidence")
+    if probabilities is not None or confidence is not None:
+        parsed = parse_reply(reply)
+        again = probabilities.get(parsed.get("verdict")) if isinstance(probabilities, dict) \
+            and parsed else None
+        if again != confidence or not (isinstance(confidence, float) or confidence is None):
+            differences.append(f"{where}: confidence recorded {confidence!r}, the recorded "
+                               f"probabilities give {again!r}")
+    replies = unpack_replies(reader, reply)
+    checked = reader.judge(replies, shown, confidence if isinstance(confidence, float) else None)
     for key, value in checked.to_dict().items():
         if key in _COMPARED and value != recorded.get(key):
             differences.append(f"{where}: {key} recorded {recorded.get(key)!r}, "
                                f"the check gives {value!r}")
     if "schema_sent" in recorded:
-        constrained = sent and conforms(reply, reader.schema(shown))
+        schemas = reader.schemas(shown)
+        constrained = sent and all(isinstance(text, str) and conforms(text, schemas[name])
+                                   for name, text in replies.items())
         if recorded.get("constrained") is not constrained:
             differences.append(f"{where}: constrained recorded {recorded.get('constrained')!r}, "
                                f"the reply against the schema sent gives {constrained!r}")
@@ -135,8 +153,9 @@ def replay_answers(items, items_sha256, header, rows):
     if run is None:
         return differences
     by_id = {item.id: item for item in items}
-    seen = {}
-    for row in rows:
+    seen, partners = {}, {}
+    # Model A's rows first: with roles, a B request is rebuilt from A's re-derived answer.
+    for row in sorted(rows, key=lambda r: r.get("arm") != "A"):
         where = f"line {row.get('_line')} (item {row.get('id')!r}, model {row.get('arm')!r})"
         item = by_id.get(row.get("id"))
         arm = row.get("arm")
@@ -162,8 +181,11 @@ def replay_answers(items, items_sha256, header, rows):
                                    f"{seen[(item.id, arm)]})")
             seen[(item.id, arm)] = row.get("_line")
         # The request is rebuilt from what the run pinned, not from what the row says.
-        recheck(run["reader"], item.claim, item.turns, run["max_turns"], run["models"][arm],
-                run["extra"][arm], row, where, differences)
+        checked = recheck(run["reader"], item.claim, item.turns, run["max_turns"],
+                          run["models"][arm], run["extra"][arm], row, where, differences,
+                          partners.get(item.id) if arm == "B" else None)
+        if arm == "A" and not row.get("error"):
+            partners[item.id] = checked
     for item in items:
         for arm in ARMS:
             if (item.id, arm) not in seen:
@@ -288,7 +310,7 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
                          "receipt", differences)
     if reader is None:
         return differences
-    shown = reader.render(turns, max_turns)
+    shown = reader.render(turns, max_turns, receipt["claim"])
     rendered = [{"id": t.id, "cmd": t.cmd, "output": t.output} for t in shown]
     if rendered != receipt.get("shown"):
         differences.append("the turns as the models saw them differ from the receipt's")
@@ -299,7 +321,7 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
         differences.append("the receipt's settings are not the fixed settings")
     differences += _witness_problems(receipt, turns)
     checked = {}
-    for entry in models:
+    for entry in sorted(models, key=lambda m: m["arm"]):
         arm = entry["arm"]
         recorded = dict(entry)
         if not current:  # schema 1 nested the checked answer
@@ -310,7 +332,8 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
             checked[arm] = failed_call()
             continue
         checked[arm] = recheck(reader, receipt["claim"], turns, max_turns, model,
-                               entry.get("extra") or {}, recorded, f"model {arm}", differences)
+                               entry.get("extra") or {}, recorded, f"model {arm}", differences,
+                               checked.get("A") if arm == "B" else None)
     pair = combine(checked["A"], checked["B"], receipt["rule"])
     if pair.answer != receipt.get("answer"):
         differences.append(f"answer recorded {receipt.get('answer')!r}, "

@@ -36,15 +36,25 @@ def model_extras(model):
 
 
 def build_request(reader, claim, shown, model, extra=None, constrained=True, server=None):
-    """The whole chat request body for one model. `extra` fields are merged in last.
+    """The whole chat request body of a one-question reader for one model."""
+    schema = reader.schema(shown) if constrained else None
+    return build_body(reader.messages(claim, shown), schema, model, extra, server)
+
+
+# Asked for only where the server returns them (llama-server): the probability of each
+# verdict at its first token, kept in the answer so a confidence rule can be replayed.
+LOGPROBS = {"logprobs": True, "top_logprobs": 10}
+
+
+def build_body(messages, schema, model, extra=None, server=None, logprobs=False):
+    """The whole chat request body for one model: the messages, the fixed settings, the reply
+    schema (None: unconstrained), and `extra` fields merged in last.
 
     `server` is a row of `servers.KINDS` (None: an OpenAI-compatible server). Each setting
     goes in the field that kind applies; for Lemonade, llama-server and unknown servers the
     body is exactly the one every earlier run sent and sealed (their request hashes are
-    replayed against it).
+    replayed against it). `logprobs` adds LOGPROBS where the server returns them.
     """
-    messages = reader.messages(claim, shown)
-    schema = reader.schema(shown) if constrained else None
     if server is not None and server.native:
         return _native_ollama(server, model, messages, schema, extra)
     fields = server.fields if server is not None else None
@@ -60,6 +70,8 @@ def build_request(reader, claim, shown, model, extra=None, constrained=True, ser
         }
     if server is None or server.thinking_field == "chat_template_kwargs":
         body.update(model_extras(model))
+    if logprobs and server is not None and server.logprobs:
+        body.update(LOGPROBS)
     body.update(extra or {})
     return body
 

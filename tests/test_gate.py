@@ -50,7 +50,9 @@ class Gate(TempDirTest):
         self.assertEqual(self.last_line(out), "not shown: no receipt, no action")
 
     def test_contradicted_does_not_run(self):
-        status, out, _ = self.gate(CONTRA, CONTRA)
+        failed = answer("contradicted", "T2", "error: failed to push some refs to "
+                                              "'github.com:acme/payments.git'")
+        status, out, _ = self.gate(failed, failed, log=os.path.join(EXAMPLES, "push-rejected.json"))
         self.assertEqual(status, 4)
         self.assertFalse(os.path.exists(self.marker))
         self.assertEqual(self.last_line(out), "contradicted: the log shows it failed")

@@ -40,11 +40,11 @@ class Tampering(TempDirTest):
         from receipt_pair.request import sha256_text
 
         records = [dict(r) for r in self.records]
-        records[2]["reply"] = '{"verdict": "contradicted", "turn": "T1", "quote": "main", "reason": ""}'
+        records[2]["reply"] = '{"verdict": "not_shown", "turn": null, "quote": "", "reason": ""}'
         records[2]["reply_sha256"] = sha256_text(records[2]["reply"])
         status, out, _ = self.replay_with(records)
         self.assertEqual(status, 1)
-        self.assertIn("answer recorded 'shown', the check gives 'contradicted'", out)
+        self.assertIn("answer recorded 'shown', the check gives 'not shown'", out)
 
     def test_request_field_changed(self):
         for key, value in (("model", "qz"), ("extra", {"top_k": 5}), ("constrained", False)):

@@ -36,7 +36,8 @@ class Variants(unittest.TestCase):
             for line in branch["properties"]["quote"]["enum"]:
                 reply = json.dumps({"verdict": "contradicted", "turn": turn.id, "quote": line,
                                     "reason": ""})
-                self.assertEqual(check_reply(reply, shown).code, OK)
+                # v2's schema, judged by v2's check (c1): every offered line is found.
+                self.assertEqual(check_reply(reply, shown, "c1").code, OK)
         last = branches[-1]["properties"]
         self.assertEqual((last["verdict"]["const"], last["quote"]["const"]), ("not_shown", ""))
 
@@ -53,7 +54,8 @@ class Variants(unittest.TestCase):
         self.assertEqual(v4.messages("c", render_turns(TURNS))[0]["content"], v4.instructions)
 
     def test_same_check_for_every_variant(self):
-        for version, reader in READERS.items():
+        # Readers that show the last turns whole; the menu readers are tested in test_menu.
+        for version, reader in ((v, r) for v, r in READERS.items() if not r.menu):
             for probe in QUOTE_PROBES:
                 with self.subTest(reader=version, probe=probe.name):
                     checked = check_reply(probe.reply, reader.render(list(probe.turns)))

@@ -1,0 +1,251 @@
+"""Evidence first: plain code picks the output lines that may decide a claim, from the whole
+log, and the models choose among them by number.
+
+Real logs are long (thousands of characters over many turns, most of them file reads), and
+the deciding line is often far from the end or in the middle of a long output, where
+cutting the last turns in the middle loses it. So every output line of every turn is
+scored, with no model:
+- lines naming the claim's object or operation (its words, paths and identifiers),
+- lines with a failure marker (evidence.py), a success marker, or a test summary,
+- the last lines of each output (where tools print how they ended), and a recorded exit
+  status,
+- more weight for commands that do something than for commands that only show a file
+  (cat, head, grep, ls...), and for the latest attempt of each command.
+The best lines within a budget are shown, each with a label L1..Ln, in their turns (every
+recent command is listed, so the models see what ran and in what order); the rest is left
+out with a marker saying how much. The turns are ShownTurns like any reader's: the quote
+check judges a chosen line exactly as it judges a quoted one, against the whole output.
+"""
+
+import re
+
+from . import evidence
+from .render import ShownTurn, cut_middle, exit_status_line, readable
+
+# What the menu may hold: lines in all, lines per turn, characters in all.
+MAX_LINES = 30
+MAX_LINES_PER_TURN = 8
+MAX_CHARS = 3000
+# Commands shown without chosen lines, for the order of events: the most recent ones.
+CONTEXT_TURNS = 10
+COMMAND_CAP = 160
+LINE_PREVIEW = 300  # a chosen line longer than this is shown with its middle cut
+# Lines of one output scored: its head and its tail (a runaway output stays cheap).
+SCAN_LINES = 5000
+# A line is offered only if it scores at least this: a file's last lines are not evidence.
+MIN_SCORE = 1.0
+
+# Commands that only show something (a file, a listing, a search): their output is what a
+# file says, not what an operation did.
+_VIEWERS = {"cat", "head", "tail", "less", "more", "sed", "nl", "grep", "rg", "ag", "ls",
+            "find", "tree", "wc", "diff", "echo", "printf", "pwd", "which", "file", "stat",
+            "awk", "jq", "yq", "view", "read_file", "read", "str_replace_editor", "open",
+            "glob", "search", "type"}
+_VIEWING_GIT = {"diff", "status", "log", "show", "blame", "branch", "remote"}
+_SUCCESS = re.compile(
+    r"\b(?:passed|passing|succeeded|success(?:ful(?:ly)?)?|ok|done|complete(?:d)?|"
+    r"finished|created|deployed|pushed|merged|published|uploaded|sent|delivered|applied|"
+    r"installed|built|released|rolled\s+out|healthy|ready|running|live|saved|wrote|"
+    r"updated|configured|migrated|restored|verified)\b|->|\u2713|\u2714|100%", re.I)
+_SUMMARY = re.compile(
+    r"\b(?:\d+\s+(?:passed|failed|errors?|skipped|tests?|examples?|specs?)|test result|"
+    r"Tests?(?:\s+run)?:|Ran\s+\d+\s+tests?|OK\b|FAILED\b|BUILD\s+\w+|"
+    r"exit(?:ed)?\s+(?:code|status)|HTTP/\d(?:\.\d)?\s+\d{3}|status(?:\s+code)?\s*[:=]|"
+    r"digest:\s*sha256|STATUS:|revision\b)",
+    re.I)
+_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*")
+_STOP = {"the", "and", "for", "with", "from", "into", "that", "this", "all", "now", "has",
+         "have", "had", "was", "were", "are", "its", "it's", "our", "your", "after", "before",
+         "them", "then", "than", "new", "one", "out", "via", "also", "just", "again", "both",
+         "i've", "we've", "i'm", "did", "does", "done", "there", "here", "every", "each",
+         "some", "any", "not", "but", "which", "when", "what", "who", "why", "how"}
+
+
+def _stem(word):
+    word = word.lower().strip(".-/")
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def claim_words(claim):
+    """The claim's words that can name an object or an operation, stemmed, with the parts
+    of paths and identifiers ("fix/parser" gives fix/parser, fix and parser)."""
+    words = set()
+    for token in _WORD.findall(claim):
+        for part in [token] + re.split(r"[/_.\-]", token):
+            stem = _stem(part)
+            if len(stem) >= 3 and stem not in _STOP:
+                words.add(stem)
+    return words
+
+
+def _line_words(line):
+    words = set()
+    for token in _WORD.findall(line):
+        words.add(_stem(token))
+        words.update(_stem(p) for p in re.split(r"[/_.\-]", token) if p)
+    return words
+
+
+def _program(cmd):
+    """The program a command runs (after env assignments, sudo, cd ... &&)."""
+    last = re.split(r"&&|;|\|\|", cmd.strip().splitlines()[0] if cmd.strip() else "")
+    for segment in last:
+        words = [w for w in segment.split() if "=" not in w.split("/")[0]]
+        while words and words[0] in ("sudo", "time", "env", "nohup", "exec"):
+            words = words[1:]
+        if words and words[0] != "cd":
+            return words[0].rsplit("/", 1)[-1], words[1:2]
+    return "", []
+
+
+def is_viewer(cmd):
+    """True if the command only shows something (a file, a listing, a search, a diff)."""
+    program, rest = _program(cmd)
+    if program == "git":
+        return bool(rest) and rest[0] in _VIEWING_GIT
+    return program in _VIEWERS
+
+
+def _signature(cmd):
+    program, rest = _program(cmd)
+    return (program, tuple(rest))
+
+
+def _score(line, words, is_tail):
+    if not line.strip():
+        return 0.0
+    named = len(words & _line_words(line))
+    score = 2.5 * named
+    if evidence.failure_spans(line):
+        score += 4
+    if _SUCCESS.search(line):
+        score += 2
+    if _SUMMARY.search(line):
+        score += 2
+    if is_tail:
+        score += 1.5
+    return score
+
+
+def _scan_indices(count):
+    if count <= SCAN_LINES:
+        return range(count)
+    half = SCAN_LINES // 2
+    return list(range(half)) + list(range(count - half, count))
+
+
+def pick_lines(claim, turns):
+    """{turn index: sorted line indices} of the lines the menu shows, within its budget."""
+    words = claim_words(claim)
+    latest = {}
+    for index, turn in enumerate(turns):
+        latest[_signature(turn.cmd)] = index
+    scored = []
+    for index, turn in enumerate(turns):
+        lines = _lines_of(turn)
+        viewer = is_viewer(turn.cmd)
+        weight = (0.3 if viewer else 1.0) * (1.2 if latest.get(_signature(turn.cmd)) == index
+                                             else 1.0)
+        recency = 0.5 * (index + 1) / len(turns)
+        non_empty = [i for i, line in enumerate(lines) if line.strip()]
+        tail = set(non_empty[-2:])
+        for i in _scan_indices(len(lines)):
+            score = _score(lines[i], words, i in tail)
+            if turn.exit_status and i == len(lines) - 1:
+                score += 5  # the recorded exit status line
+            if score * weight >= MIN_SCORE:
+                scored.append((score * weight + recency, index, i))
+    scored.sort(key=lambda item: (-item[0], -item[1], item[2]))
+    chosen, per_turn, chars = {}, {}, 0
+    for _, index, i in scored:
+        if sum(per_turn.values()) >= MAX_LINES:
+            break
+        if per_turn.get(index, 0) >= MAX_LINES_PER_TURN:
+            continue
+        size = min(len(_lines_of(turns[index])[i]), LINE_PREVIEW) + 6
+        if chars + size > MAX_CHARS:
+            continue
+        chosen.setdefault(index, set()).add(i)
+        per_turn[index] = per_turn.get(index, 0) + 1
+        chars += size
+    return {index: sorted(lines) for index, lines in chosen.items()}
+
+
+def _lines_of(turn):
+    return _full_output(turn).split("\n")
+
+
+def _full_output(turn):
+    """The whole output made readable, with the exit status line a recorded failure adds."""
+    text = readable(turn.output)
+    if turn.exit_status:
+        text = text.rstrip("\n") + ("\n" if text.strip() else "") + exit_status_line(turn.exit_status)
+    return text.rstrip("\n")
+
+
+def _marker(count):
+    return f"[... {count:,} line{'s' if count != 1 else ''} left out ...]"
+
+
+def shown_turn(turn, number, keep):
+    """One turn as the menu shows it: its command, and only the kept lines of its output,
+    in runs between markers; the parts know where they sit in the whole output."""
+    full = _full_output(turn)
+    lines = full.split("\n") if full else []
+    starts, offset = [], 0
+    for line in lines:
+        starts.append(offset)
+        offset += len(line) + 1
+    parts, part_starts, pieces, previous = [], [], [], -1
+    for i in keep:
+        if parts and i == previous + 1:
+            parts[-1] += "\n" + lines[i]
+        else:
+            gap = i - previous - 1
+            if gap:
+                pieces.append(_marker(gap))
+            parts.append(lines[i])
+            part_starts.append(starts[i])
+            pieces.append(None)  # the place of this part
+        previous = i
+    after = len(lines) - previous - 1 if lines else 0
+    text, k = [], 0
+    for piece in pieces:
+        if piece is None:
+            text.append(parts[k])
+            k += 1
+        else:
+            text.append(piece)
+    if after > 0:
+        text.append(_marker(after))
+    output = "\n".join(text) if text else ("" if not lines else _marker(len(lines)))
+    cmd, _ = cut_middle(readable(turn.cmd), COMMAND_CAP)
+    return ShownTurn(id=f"T{number}", cmd=cmd, output=output,
+                     output_parts=tuple(parts) or ("",), raw_output=turn.output,
+                     exit_status=turn.exit_status, readable=full,
+                     part_starts=tuple(part_starts) or (0,))
+
+
+def render_menu_turns(claim, turns, context_turns=CONTEXT_TURNS):
+    """The turns the menu shows, numbered T1..Tn: every turn with a chosen line, from the
+    whole log, and the last `context_turns` commands, so the order of events is clear."""
+    turns = list(turns)
+    keep = pick_lines(claim, turns)
+    recent = set(range(max(0, len(turns) - context_turns), len(turns)))
+    indices = sorted(set(keep) | recent)
+    return [shown_turn(turns[i], number, keep.get(i, []))
+            for number, i in enumerate(indices, 1)]
+
+
+def labelled_lines(shown):
+    """[(label, turn id, line)] for every line the menu offers, in order: L1, L2, ..."""
+    out = []
+    for turn in shown:
+        for part in turn.output_parts:
+            for line in part.split("\n"):
+                if line.strip():
+                    out.append((f"L{len(out) + 1}", turn.id, line))
+    return out
