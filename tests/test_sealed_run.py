@@ -1,5 +1,6 @@
 """scripts/sealed-run against the fake server: the three seals, and what they refuse."""
 
+import json
 import os
 import subprocess
 import sys
@@ -71,3 +72,45 @@ class SealedRun(TempDirTest):
         done = self.step("rerun", run, again)
         self.assertNotEqual(done.returncode, 0)
         self.assertIn("already has a sealed design", done.stderr)
+
+
+def by_reader(body):
+    """A scripted reply in the shape of whichever reader asked: a label for a menu reader."""
+    text = body["messages"][1]["content"]
+    line = next(l for l in text.splitlines() if "main -> main" in l).strip()
+    if line.startswith("L") and ": " in line:
+        return answer("shown", None, None).replace('"turn": null, "quote": null',
+                                                   f'"line": "{line.split(":")[0]}"')
+    return answer("shown", "T1", line)
+
+
+class SeveralSets(TempDirTest):
+    def step(self, *args):
+        return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
+
+    def test_sets_derived_readers_mixes_and_the_choice(self):
+        one = self.write("one.jsonl", make_items(3))
+        two = self.write("two.jsonl", make_items(2))
+        run = self.path("run")
+        with FakeServer() as fake:
+            fake.script("qa", *[by_reader] * 10)
+            fake.script("qb", *[by_reader] * 10)
+            done = self.step("design", run, "--items", f"one={one}", "--items", f"two={two}",
+                             "--readers", "v6,e1", "--derived", "e1c=e1:0.5", "--mix", "e1+v6",
+                             "--chooser", "run-3", "--model-a", "qa", "--model-b", "qb",
+                             "--base-url", fake.base_url, "--choose", "run 3's rule")
+            self.assertEqual(done.returncode, 0, done.stderr)
+            done = self.step("answers", run)
+            self.assertEqual(done.returncode, 0, done.stderr)
+        for step in ("scores", "choose", "check"):
+            done = self.step(step, run)
+            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        names = set(os.listdir(run))
+        for name in ("items-one.jsonl", "answers-e1-two.jsonl", "score-v6-one.json",
+                     "score-e1c-two.json", "score-mix-e1-v6-one.json", "choice.json",
+                     "4-choice-SHA256.txt"):
+            self.assertIn(name, names)
+        with open(os.path.join(run, "choice.json")) as handle:
+            choice = json.load(handle)
+        self.assertEqual(choice["winner"], "v6")  # no candidate is strictly ahead
+        self.assertEqual({row["reader"] for row in choice["candidates"]}, {"v6", "e1", "e1c"})
