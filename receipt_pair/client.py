@@ -270,6 +270,18 @@ class Client(Transport):
 
     # -- models -------------------------------------------------------------------------
 
+    def model_statuses(self):
+        """{model id: its load status as the server reports it, or None}: the OpenAI model
+        list, with llama-server router's per-model status. {} when there is no list."""
+        listing = self._probe("/models")
+        data = listing.get("data") if isinstance(listing, dict) else None
+        statuses = {}
+        for model in data if isinstance(data, list) else []:
+            if isinstance(model, dict) and isinstance(model.get("id"), str):
+                status = model.get("status")
+                statuses[model["id"]] = status.get("value") if isinstance(status, dict) else None
+        return statuses
+
     def load(self, model):
         """Load `model` where the server offers it; a no-op elsewhere."""
         server = self.server()

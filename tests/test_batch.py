@@ -219,3 +219,38 @@ class ScoreAndReplayOfABatch(TempDirTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Parallel(TempDirTest):
+    def test_n_requests_really_in_flight_and_the_same_answers(self):
+        import threading
+
+        items = self.write("items.jsonl", make_items(4))
+        meeting = threading.Barrier(2, timeout=5)
+        met = []
+
+        def meet(body):
+            try:
+                meeting.wait()  # passes only when two questions are asked at once
+                met.append(True)
+            except threading.BrokenBarrierError:
+                met.append(False)
+            return good(body)
+
+        answers = {}
+        for parallel in ("2", "1"):
+            out = self.path(f"answers-{parallel}.jsonl")
+            with FakeServer() as fake:
+                fake.script("qa", *[meet if parallel == "2" else good] * 4)
+                fake.script("qb", *[meet if parallel == "2" else good] * 4)
+                status, _, err = run_cli("batch", items, "--out", out, "--parallel", parallel,
+                                         "--base-url", fake.base_url, "--model-a", "qa",
+                                         "--model-b", "qb")
+            self.assertEqual(status, 0, err)
+            with open(out) as handle:
+                rows = [json.loads(line) for line in handle][1:]
+            answers[parallel] = {(r["id"], r["arm"]): (r["request_sha256"], r["answer"],
+                                                       r["quote"]) for r in rows}
+            self.assertEqual(run_cli("replay", out, items)[0], 0)
+        self.assertEqual(answers["1"], answers["2"])
+        self.assertEqual(met, [True] * 8)
