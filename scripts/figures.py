@@ -12,8 +12,9 @@ is rendered from the named file(s). `scripts/figures.py --update` rewrites every
 from what its files give.
 
 Kinds: `score FILE` (every measure for every arm), `variants [ARM] FILE...` (one row per
-reader for one arm, R2 when no arm is named), `choice FILE` (run 2's sealed choice), `traps FILE` (right per trap and arm), `bench FILE`
-(the benchmark's summary), `codes FILE` (the quote check's reason codes per model).
+reader for one arm, R2 when no arm is named), `choice FILE` (run 2's sealed choice),
+`choice3 FILE` (run 3's), `traps FILE` (right per trap and arm), `bench FILE` (the
+benchmark's summary), `codes FILE` (the quote check's reason codes per model).
 """
 
 import json
@@ -111,6 +112,13 @@ def render_bench(paths):
                      f"{check['runs']} runs: {check['concurrent_s']:.2f} s against "
                      f"{check['sequential_s']:.2f} s (ratio {check['ratio']:.2f}; same answers: "
                      f"{'yes' if check['same_answers'] else 'NO'}).")
+    parallel = bench.get("parallel")
+    if parallel:
+        lines.append("")
+        lines.append(f"`batch` with {parallel['n']} questions in flight against one "
+                     f"(reader {parallel['reader']}): {parallel['parallel_s']:.1f} s against "
+                     f"{parallel['sequential_s']:.1f} s (ratio {parallel['ratio']:.2f}; same "
+                     f"answers: {'yes' if parallel['same_answers'] else 'NO'}).")
     return lines
 
 
@@ -128,9 +136,27 @@ def render_choice(paths):
     return lines
 
 
+def render_choice3(paths):
+    """Run 3's sealed choice: every candidate, counts summed over the item sets (R2)."""
+    choice = load(paths[0])
+    lines = ["| reader | R2 false shown | within the limit | R2 true shown kept | R2 right "
+             "| R2 false contradicted | model A median prompt tokens |",
+             "|---|---|---|---|---|---|---|"]
+    for row in choice["candidates"]:
+        tokens = row["median_prompt_tokens_a"]
+        lines.append(f"| {row['reader']} | {row['false_shown']} | "
+                     f"{'yes' if row['qualifies'] else 'no'} (at most "
+                     f"{choice['false_shown_limit']}) | {row['true_shown_kept']} | {row['right']} "
+                     f"| {row['false_contradicted']} | "
+                     + (f"{tokens:.0f} |" if tokens is not None else "n/a |"))
+    lines.append("")
+    lines.append(f"The sealed rule picks **{choice['winner']}**.")
+    return lines
+
+
 RENDERERS = {"score": render_score, "variants": render_variants, "traps": render_traps,
              "bench": render_bench, "codes": render_codes,
-             "choice": render_choice}
+             "choice": render_choice, "choice3": render_choice3}
 
 
 def render(spec):
