@@ -88,6 +88,22 @@ class RealServer(unittest.TestCase):
         done = cli("replay", out, items)
         self.assertEqual(done.returncode, 0, done.stdout)
 
+    def test_evidence_first_readers_ask_and_replay(self):
+        # e1 (one question, a label), n1 (two questions per model), r1 (B told A's answer):
+        # real replies, replayed offline with no difference.
+        items = self.small_items(3)
+        for reader in ("e1", "n1", "r1"):
+            with self.subTest(reader=reader):
+                out = os.path.join(self.dir, f"answers-{reader}.jsonl")
+                done = cli("batch", items, "--out", out, "--reader", reader, *MODELS)
+                self.assertEqual(done.returncode, 0, done.stderr)
+                done = cli("replay", out, items)
+                self.assertEqual(done.returncode, 0, done.stdout)
+                with open(out) as handle:
+                    rows = [json.loads(line) for line in handle][1:]
+                if reader == "e1":  # llama-server gives logprobs: the verdict's probability
+                    self.assertTrue(any(r["verdict_probabilities"] for r in rows))
+
     def test_resume_after_killing_a_batch(self):
         items = self.small_items()
         out = os.path.join(self.dir, "answers.jsonl")
