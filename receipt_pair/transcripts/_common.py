@@ -10,6 +10,7 @@ import re
 import shlex
 
 from ..errors import InputError
+from ..files import loads_strict
 from ..turn import Turn
 
 # Content nested deeper than this is refused rather than walked: real session files nest a
@@ -36,16 +37,11 @@ class _BadJSON(Exception):
 
 
 def _decode(text):
-    def no_constants(word):
-        raise ValueError(f"{word} is not JSON")
-
     try:
-        return json.loads(text, parse_constant=no_constants)
+        return loads_strict(text)
     except json.JSONDecodeError as exc:
         raise _BadJSON(f"not valid JSON: {exc.msg}", exc.lineno, exc.colno) from None
-    except RecursionError:
-        raise _BadJSON("JSON nested too deeply to read") from None
-    except ValueError as exc:  # NaN, Infinity, or an integer too long to convert
+    except ValueError as exc:  # NaN, Infinity, nesting, a lone surrogate, a huge integer
         raise _BadJSON(f"not valid JSON: {exc}") from None
 
 
