@@ -6,11 +6,12 @@ import sys
 from . import errors
 from . import gate as gating
 from .cli_options import (add_concurrent_option, add_format_option, add_model_options,
-                          add_reading_options, read_log_args,
+                          add_reading_options, count_int, positive_int, read_log_args,
                           message, print_flush, print_json, print_lines, read_json_file,
                           report_differences, run_check, save_receipt)
 from .errors import ReceiptPairError, UsageError
 from .files import display_name, read_bytes
+from .pins import Pin, read_pin
 from .readers import get_reader
 from .records import reply_text
 from .replay import replay_receipt
@@ -108,6 +109,15 @@ def add_gate(commands):
     p.add_argument("--witness", action="store_true",
                    help="run the test command after -- yourself, record it, and check the "
                         "claim against that fresh record only")
+    p.add_argument("--expect-tests", type=positive_int, metavar="N",
+                   help="with --witness: the test run must report at least N tests, or the "
+                        "claim cannot be shown whatever the models say")
+    p.add_argument("--pin", metavar="FILE",
+                   help="with --witness: the tests the run must report, from a pin file "
+                        "written by `witness pin`")
+    p.add_argument("--allow-skipped", type=count_int, metavar="K",
+                   help="with --expect-tests or --pin: at most K tests may be skipped "
+                        "(default: 0, or what the pin file allows)")
     p.add_argument("--dry-run", action="store_true",
                    help="ask the models and print the command, but run nothing")
     p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
@@ -127,9 +137,29 @@ def _split_witness(argv):
     return test, action
 
 
+def _gate_pin(args):
+    """The Pin of --expect-tests or --pin (None without them); read before anything runs."""
+    if args.expect_tests is None and args.pin is None:
+        if args.allow_skipped is not None:
+            raise UsageError("--allow-skipped goes with --expect-tests or --pin")
+        return None
+    if not args.witness:
+        raise UsageError("--expect-tests and --pin pin the tests of a witness run: add "
+                         "--witness")
+    if args.expect_tests is not None and args.pin is not None:
+        raise UsageError("give --expect-tests N or --pin FILE, not both")
+    if args.pin is not None:
+        pin = read_pin(args.pin)
+        if args.allow_skipped is not None:
+            pin = Pin(pin.tests, args.allow_skipped, pin.source, pin.source_sha256)
+        return pin
+    return Pin(args.expect_tests, args.allow_skipped or 0, "--expect-tests")
+
+
 def _cmd_gate(args):
     """Check the claim, then run the action only on `shown`; fail closed on any doubt."""
     action = args.command_argv
+    pin = _gate_pin(args)
     if args.witness:
         test, action = _split_witness(action)
     if not action:
@@ -141,8 +171,10 @@ def _cmd_gate(args):
     witness = None
     try:
         if args.witness:
-            witness = record_turn(args.log, test, echo=sys.stderr, note=_note)
+            witness = record_turn(args.log, test, echo=sys.stderr, note=_note, pin=pin)
             turns, log_sha256 = [witness.turn], witness.record_sha256
+            if pin is not None:
+                _note(_pin_line(witness))
         else:
             turns, log_sha256 = read_log_args(args)
         result = run_check(args, args.claim, turns)
@@ -190,6 +222,15 @@ def _cmd_record(args):
                          "-- pytest -q")
     witness = record_turn(args.log, args.command_argv, echo=sys.stdout, note=_note)
     return witness.turn.exit_status
+
+
+def _pin_line(witness):
+    counts, pin = witness.counts, witness.pin
+    wanted = f"the pin asks for {pin.tests} tests, at most {pin.skipped} skipped"
+    if counts is None:
+        return f"the witness run printed no test count that can be read; {wanted}"
+    return (f"the witness run reported {counts.tests} tests ({counts.skipped} skipped, read "
+            f"from {counts.source} output); {wanted}")
 
 
 def _note(message):

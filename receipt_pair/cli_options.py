@@ -43,6 +43,17 @@ def positive_int(text):
     return value
 
 
+def count_int(text):
+    """A whole number, 0 or more (a count that may be none)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
 def positive_float(text):
     try:
         value = float(text)

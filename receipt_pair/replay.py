@@ -15,7 +15,9 @@ import json
 from . import gate as gating
 from .answers import CALL_FAILED, NOT_SHOWN, failed_call
 from .conform import conforms
-from .errors import UsageError
+from .errors import InputError, UsageError
+from .pins import pin_from_record, witness_problem
+from .testcounts import count_tests
 from .turn import Turn
 from .readers import get_reader
 from .records import ANSWERS_SCHEMAS, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, canonical_sha256
@@ -228,6 +230,30 @@ def _witness_problems(receipt, turns):
             record.get("cmd"), record.get("output"), record.get("exit_status")):
         problems.append("the turn checked is not the witness record's command, output and "
                         "exit status")
+    return problems + _witness_reading_problems(witness, record)
+
+
+def _witness_reading_problems(witness, record):
+    """The witness block's problem, counts and shortfall, derived again from the record and
+    the pin: an edited count cannot let a short run through."""
+    pin = None
+    if "pin" in witness:
+        try:
+            pin = pin_from_record(witness["pin"], "the witness block's pin")
+        except InputError as exc:
+            return [str(exc)]
+    output = record.get("output")
+    counts = count_tests(output) if pin and isinstance(output, str) else None
+    problems = []
+    expected = witness_problem(record.get("exit_status"), pin, counts)
+    if witness.get("problem") != expected:
+        problems.append(f"the witness problem recorded {witness.get('problem')!r} is not what "
+                        f"the record gives ({expected!r})")
+    if pin is not None:
+        if witness.get("counts") != (counts and counts.to_dict()):
+            problems.append("the test counts recorded are not what the record's output reports")
+        if witness.get("shortfall") != pin.shortfall(counts):
+            problems.append("the shortfall recorded is not what the pin and the counts give")
     return problems
 
 
