@@ -8,7 +8,8 @@ from . import gate as gating
 from .cli_options import (add_concurrent_option, add_format_option, add_model_options,
                           add_reading_options, count_int, positive_int, read_log_args,
                           message, print_flush, print_json, print_lines, read_json_file,
-                          report_differences, run_check, save_receipt)
+                          report_differences, run_check, keep_receipt,
+                          add_ledger_option)
 from .errors import ReceiptPairError, UsageError
 from .files import display_name, read_bytes
 from .pins import Pin, read_pin
@@ -28,6 +29,7 @@ def add_check(commands):
     add_format_option(p)
     p.add_argument("--json", action="store_true", help="machine output")
     p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
+    add_ledger_option(p)
     add_concurrent_option(p, "ask A and B at once (auto: when the server says it holds two "
                               "models); default no: on a 2-core machine asking at once "
                               "measured slower (see the benchmark)")
@@ -38,8 +40,7 @@ def add_check(commands):
 def _cmd_check(args):
     turns, log_sha256 = read_log_args(args)
     result = run_check(args, args.claim, turns)
-    if args.save:
-        save_receipt(args, result, display_name(args.log), log_sha256, turns)
+    keep_receipt(args, result, display_name(args.log), log_sha256, turns)
     if args.json:
         print_json(result.to_dict())
     else:
@@ -121,6 +122,7 @@ def add_gate(commands):
     p.add_argument("--dry-run", action="store_true",
                    help="ask the models and print the command, but run nothing")
     p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
+    add_ledger_option(p)
     add_concurrent_option(p, argparse.SUPPRESS)
     add_model_options(p, rules=gating.GATE_RULES)
     p.set_defaults(func=_cmd_gate)
@@ -189,11 +191,11 @@ def _cmd_gate(args):
     decision = gating.decide(result.answer, could_check=not result.failed, action=action,
                              dry_run=args.dry_run,
                              witness_problem=witness.problem if witness else None)
-    if args.save:
-        save_receipt(args, result, display_name(args.log), log_sha256, turns,
-                     witness.receipt_note() if witness else None, made_by="gate",
-                     gate={"program": action[0], "runs": decision.runs,
-                           "status": decision.status, "dry_run": args.dry_run})
+    # Kept before the action runs: a receipt that cannot be kept stops the action.
+    keep_receipt(args, result, display_name(args.log), log_sha256, turns,
+                 witness.receipt_note() if witness else None, made_by="gate",
+                 gate={"program": action[0], "runs": decision.runs,
+                       "status": decision.status, "dry_run": args.dry_run})
     if result.failed:  # one model failed: whatever the rule, nothing runs
         failed = result.failed[0]
         print_flush(f"receipt-pair: model {failed.arm} could not be asked: {failed.error}",

@@ -1,13 +1,110 @@
-"""The commands about receipts over time: witness pin (and the ledger's commands)."""
+"""The commands about receipts over time: ledger verify, ledger show, witness pin."""
 
+import re
 import sys
 
 from . import errors
-from .cli_options import count_int, print_flush
+from .cli_options import count_int, print_flush, print_json, print_lines
 from .errors import InputError, UsageError
 from .files import display_name, read_bytes
+from .ledger import entry_summary, read_ledger, verify_ledger
 from .pins import pin_file_record, pin_from_collection, pin_from_junit
 from .records import utc_now, write_json_atomic
+
+# -- ledger verify, ledger show -----------------------------------------------------------
+
+
+def add_ledger(commands):
+    p = commands.add_parser("ledger", help="verify or list a hash-chained ledger of receipts")
+    actions = p.add_subparsers(dest="ledger_command", metavar="ACTION")
+    actions.required = True
+    verify = actions.add_parser(
+        "verify", help="check the chain and re-derive every receipt offline; exit 1 on any "
+                       "break or difference")
+    verify.add_argument("ledger", help="the ledger file")
+    verify.add_argument("--head", metavar="SHA256",
+                        help="a head noted earlier (ledger verify and ledger show print it): "
+                             "it must still be one of the entries, so entries removed from "
+                             "the end are caught")
+    verify.add_argument("--json", action="store_true", help="machine output")
+    verify.set_defaults(func=_cmd_ledger_verify)
+    show = actions.add_parser("show", help="list the entries: time, claim, answer, command "
+                                           "gated")
+    show.add_argument("ledger", help="the ledger file")
+    show.add_argument("--json", action="store_true", help="machine output")
+    show.set_defaults(func=_cmd_ledger_show)
+
+
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def one_line(text, width=None):
+    """Text from a ledger made safe for one terminal line: control, format and direction
+    characters shown as "?", whitespace runs as one space, cut to `width`."""
+    text = _CONTROLS.sub("?", " ".join(str(text if text is not None else "").split()))
+    if width and len(text) > width:
+        text = text[:width - 3] + "..."
+    return text
+
+
+def _cmd_ledger_verify(args):
+    name = display_name(args.ledger)
+    entries, differences = verify_ledger(read_bytes(args.ledger), head=args.head)
+    whole = [e for e in entries if e.record is not None]
+    head = {"entry": whole[-1].number, "sha256": whole[-1].sha256} if whole else None
+    failed = bool(differences)
+    if args.json:
+        print_json({"ledger": name, "entries": len(entries), "differences": differences,
+                    "head": head, "ok": not failed})
+        return errors.EXIT_NO_RECEIPT if failed else errors.EXIT_OK
+    lines = [f"differs: {line}" for line in differences]
+    if differences:
+        lines.append(f"ledger verify: {len(differences)} difference(s) in {name} "
+                     f"({len(entries)} entries)")
+    else:
+        lines.append(f"ledger verify: {name}: {len(entries)} entries, the chain holds and "
+                     "every receipt re-derives offline")
+    if head:
+        lines.append(f"head: entry {head['entry']} sha256 {head['sha256']}")
+    print_lines(lines)
+    return errors.EXIT_NO_RECEIPT if failed else errors.EXIT_OK
+
+
+def _action(summary):
+    gate = summary["gate"]
+    if not gate:
+        return "-"
+    program = one_line(re.split(r"[/\\]", str(gate.get("program")))[-1], 24)
+    if gate.get("dry_run"):
+        return f"{program}: dry run"
+    return f"{program}: ran" if gate.get("runs") else f"{program}: blocked ({gate.get('status')})"
+
+
+def _cmd_ledger_show(args):
+    entries = read_ledger(read_bytes(args.ledger))
+    summaries = [entry_summary(e) for e in entries]
+    if args.json:
+        print_json({"ledger": display_name(args.ledger), "entries": summaries})
+    else:
+        rows = [("entry", "time", "answer", "made by", "command gated", "claim")]
+        for s in summaries:
+            if s["claim"] is None and s["problems"]:
+                rows.append((str(s["entry"]), "-", "-", "-", "-",
+                             "(cannot be read: " + one_line(s["problems"][0], 60) + ")"))
+                continue
+            rows.append((str(s["entry"]), one_line(s["time"], 20), one_line(s["answer"], 12),
+                         one_line(s["made_by"], 8), _action(s), one_line(s["claim"], 70)))
+        widths = [max(len(row[i]) for row in rows) for i in range(5)]
+        print_lines(["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[5]
+                     for row in rows])
+        whole = [e for e in entries if e.record is not None]
+        if whole:
+            print(f"head: entry {whole[-1].number} sha256 {whole[-1].sha256}")
+    troubled = [e.number for e in entries if e.problems]
+    if troubled:
+        print_flush(f"note: entries {', '.join(map(str, troubled))} have problems; run "
+                    f"receipt-pair ledger verify {args.ledger}", sys.stderr)
+    return errors.EXIT_OK
 
 # -- witness pin --------------------------------------------------------------------------
 
