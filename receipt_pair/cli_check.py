@@ -11,6 +11,7 @@ from .cli_options import (add_concurrent_option, add_format_option, add_model_op
                           report_differences, run_check, keep_receipt,
                           add_ledger_option)
 from .errors import ReceiptPairError, UsageError
+from .expiry import INVALID, VALID, judge
 from .files import display_name, read_bytes
 from .pins import Pin, read_pin
 from .readers import get_reader
@@ -63,7 +64,8 @@ def add_verify(commands):
     p.add_argument("--log", help="the log the model was shown")
     add_format_option(p)
     p.add_argument("--reply", help="the model's raw reply (or a whole chat response)")
-    p.add_argument("--receipt", help="re-derive a receipt saved by check --save instead")
+    p.add_argument("--receipt", help="re-derive a receipt saved by check --save instead; with "
+                                     "--log, say whether it is VALID or EXPIRED for that log")
     p.add_argument("--json", action="store_true", help="machine output")
     add_reading_options(p, retired=True)
     p.set_defaults(func=_cmd_verify)
@@ -71,7 +73,7 @@ def add_verify(commands):
 
 def _cmd_verify(args):
     if args.receipt:
-        return verify_receipt(args)
+        return expiry_of_receipt(args) if args.log else rederive_receipt(args)
     if not args.log or not args.reply:
         raise UsageError("verify needs --log FILE and --reply FILE (or --receipt FILE)")
     turns, _ = read_log_args(args)
@@ -87,13 +89,43 @@ def _cmd_verify(args):
     return errors.EXIT_OK
 
 
-def verify_receipt(args):
+def rederive_receipt(args):
+    """replay --receipt: re-derive it offline (against --log, if given); exit 1 on any
+    difference."""
     receipt = read_json_file(args.receipt)
     log_turns = log_sha = None
     if args.log:
         log_turns, log_sha = read_log_args(args)
     differences = replay_receipt(receipt, log_turns, log_sha)
     return report_differences(differences, f"receipt {args.receipt}", 1)
+
+
+def expiry_of_receipt(args):
+    """verify --receipt R --log FILE: VALID (exit 0), or EXPIRED / INVALID with the reasons
+    (exit 1: no receipt to rely on)."""
+    receipt = read_json_file(args.receipt)
+    judged = judge(receipt, read_bytes(args.log))
+    if args.json:
+        print_json({"receipt": display_name(args.receipt), "log": display_name(args.log),
+                    **judged.to_dict()})
+    else:
+        print_lines(render_expiry(judged, display_name(args.receipt)))
+    return errors.EXIT_OK if judged.status == VALID else errors.EXIT_NO_RECEIPT
+
+
+def render_expiry(judged, name):
+    lines = [f"differs: {line}" for line in judged.differences]
+    lines += [f"expired: {line}" for line in judged.reasons]
+    if judged.status == VALID:
+        lines.append(f"receipt {name}: VALID: it re-derives offline, the log still holds what "
+                     "it was made from, and its reader is installed and current")
+    elif judged.status == INVALID:
+        lines.append(f"receipt {name}: INVALID: it does not re-derive offline "
+                     f"({len(judged.differences)} difference(s)): no receipt to rely on")
+    else:
+        lines.append(f"receipt {name}: EXPIRED: it can no longer be relied on for this log "
+                     f"({len(judged.reasons)} reason(s) above)")
+    return lines
 
 
 # -- gate and record ----------------------------------------------------------------------

@@ -6,6 +6,7 @@ import sys
 from . import errors
 from .cli_options import count_int, print_flush, print_json, print_lines
 from .errors import InputError, UsageError
+from .expiry import VALID, judge
 from .files import display_name, read_bytes
 from .ledger import entry_summary, read_ledger, verify_ledger
 from .pins import pin_file_record, pin_from_collection, pin_from_junit
@@ -26,6 +27,9 @@ def add_ledger(commands):
                         help="a head noted earlier (ledger verify and ledger show print it): "
                              "it must still be one of the entries, so entries removed from "
                              "the end are caught")
+    verify.add_argument("--expiry", action="store_true",
+                        help="also judge each receipt VALID or EXPIRED against the log it "
+                             "names, as that file is now; exit 1 unless every one is VALID")
     verify.add_argument("--json", action="store_true", help="machine output")
     verify.set_defaults(func=_cmd_ledger_verify)
     show = actions.add_parser("show", help="list the entries: time, claim, answer, command "
@@ -47,17 +51,49 @@ def one_line(text, width=None):
     return text
 
 
+def _log_reader():
+    """Read each log a ledger's receipts name once: (bytes or None, problem or None)."""
+    cache = {}
+
+    def read(receipt):
+        log = receipt.get("log") if isinstance(receipt.get("log"), dict) else {}
+        name = log.get("file")
+        if not isinstance(name, str) or not name or name in ("-", "standard input"):
+            return None, "its log was standard input (or is not named): it cannot be read again"
+        if name not in cache:
+            try:
+                cache[name] = (read_bytes(name), None)
+            except InputError as exc:
+                cache[name] = (None, f"its log cannot be read now: {exc}")
+        return cache[name]
+
+    return read
+
+
 def _cmd_ledger_verify(args):
     name = display_name(args.ledger)
     entries, differences = verify_ledger(read_bytes(args.ledger), head=args.head)
     whole = [e for e in entries if e.record is not None]
     head = {"entry": whole[-1].number, "sha256": whole[-1].sha256} if whole else None
-    failed = bool(differences)
+    expiry = []
+    if args.expiry:
+        read = _log_reader()
+        for entry in whole:
+            if entry.receipt is not None:
+                data, problem = read(entry.receipt)
+                judged = judge(entry.receipt, data, problem)
+                expiry.append({"entry": entry.number, **judged.to_dict()})
+    failed = bool(differences) or any(e["status"] != VALID for e in expiry)
     if args.json:
         print_json({"ledger": name, "entries": len(entries), "differences": differences,
-                    "head": head, "ok": not failed})
+                    "head": head, "expiry": expiry if args.expiry else None,
+                    "ok": not failed})
         return errors.EXIT_NO_RECEIPT if failed else errors.EXIT_OK
     lines = [f"differs: {line}" for line in differences]
+    for judged in expiry:
+        reasons = judged["reasons"] + judged["differences"]
+        lines.append(f"entry {judged['entry']}: {judged['status']}"
+                     + (f": {'; '.join(reasons)}" if reasons else ""))
     if differences:
         lines.append(f"ledger verify: {len(differences)} difference(s) in {name} "
                      f"({len(entries)} entries)")

@@ -305,11 +305,17 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
     if current and receipt.get("receipt_sha256") != canonical_sha256(receipt, "receipt_sha256"):
         differences.append("the receipt's own sha256 differs: it was edited after it was made")
     max_turns, models = receipt["max_turns"], receipt["models"]
-    if log_sha256 is not None and log_sha256 != receipt["log"].get("sha256"):
-        differences.append("the log file is not the one this receipt was made from "
-                           "(sha256 differs)")
-    if log_turns is not None and list(log_turns[-max_turns:]) != turns:
-        differences.append("the log's last turns differ from the turns in the receipt")
+    if isinstance(receipt.get("witness"), dict):
+        # A witness receipt pins one record of an append-only log, which later records may
+        # follow: the record must be in the log, not the whole file unchanged.
+        if log_turns is not None and not set(turns) <= set(log_turns):
+            differences.append("the witness record is not in the log file")
+    else:
+        if log_sha256 is not None and log_sha256 != receipt["log"].get("sha256"):
+            differences.append("the log file is not the one this receipt was made from "
+                               "(sha256 differs)")
+        if log_turns is not None and list(log_turns[-max_turns:]) != turns:
+            differences.append("the log's last turns differ from the turns in the receipt")
     reader = _reader_for(receipt["reader"].get("version"), receipt["reader"].get("fingerprint"),
                          "receipt", differences)
     if reader is None:
