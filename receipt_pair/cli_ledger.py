@@ -1,16 +1,20 @@
 """The commands about receipts over time: ledger verify, ledger show, witness pin."""
 
+import os
 import re
 import sys
+import tempfile
 
 from . import errors
 from .cli_options import count_int, print_flush, print_json, print_lines
 from .errors import InputError, UsageError
 from .expiry import VALID, judge
-from .files import display_name, read_bytes
-from .ledger import entry_summary, read_ledger, verify_ledger
+from .files import decode, display_name, loads_strict, read_bytes
+from .ledger import LEDGER_SCHEMA, entry_summary, read_ledger, verify_ledger
+from .page import ledger_page, receipt_page
 from .pins import pin_file_record, pin_from_collection, pin_from_junit
-from .records import utc_now, write_json_atomic
+from .records import RECEIPT_SCHEMAS, utc_now, write_json_atomic
+from .replay import replay_receipt
 
 # -- ledger verify, ledger show -----------------------------------------------------------
 
@@ -141,6 +145,79 @@ def _cmd_ledger_show(args):
         print_flush(f"note: entries {', '.join(map(str, troubled))} have problems; run "
                     f"receipt-pair ledger verify {args.ledger}", sys.stderr)
     return errors.EXIT_OK
+
+# -- show --html --------------------------------------------------------------------------
+
+
+def add_show(commands):
+    p = commands.add_parser(
+        "show", help="write a receipt or a ledger as one static HTML page",
+        description="Write one self-contained HTML page (no scripts, no network): the claim "
+                    "and the answer, each model's verdict, quote and reason, the log as the "
+                    "models saw it with the quoted lines marked, then hashes and settings. "
+                    "Exit 1 when what it shows does not re-derive offline (the page says so).")
+    p.add_argument("file", metavar="RECEIPT_OR_LEDGER", help="a receipt (check --save) or a "
+                                                             "ledger (--ledger)")
+    p.add_argument("--html", required=True, metavar="OUT.html",
+                   help="the page to write (- for standard output)")
+    p.set_defaults(func=_cmd_show)
+
+
+def _kind(data, name):
+    """("receipt", receipt) or ("ledger", None), told from the content."""
+    text = decode(data, name)
+    try:
+        value = loads_strict(text)
+    except ValueError:
+        value = None
+    if isinstance(value, dict) and value.get("schema") in RECEIPT_SCHEMAS:
+        return "receipt", value
+    first = text.split("\n", 1)[0]
+    try:
+        entry = loads_strict(first)
+    except ValueError:
+        entry = None
+    if isinstance(entry, dict) and entry.get("schema") == LEDGER_SCHEMA:
+        return "ledger", None
+    raise InputError(f"{name}: neither a receipt-pair receipt nor a ledger")
+
+
+def _write_text(path, text):
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, temp = tempfile.mkstemp(prefix=".page-", dir=directory)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write the page: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+    except OSError as exc:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise InputError(f"{path}: cannot write the page: {exc.strerror or exc}") from None
+
+
+def _cmd_show(args):
+    name = display_name(args.file)
+    data = read_bytes(args.file)
+    kind, receipt = _kind(data, name)
+    if kind == "receipt":
+        differences = replay_receipt(receipt)
+        page, what = receipt_page(receipt, differences, name), "1 receipt"
+    else:
+        entries, differences = verify_ledger(data)
+        page, what = ledger_page(entries, differences, name), f"{len(entries)} entries"
+    if args.html == "-":
+        sys.stdout.write(page)
+    else:
+        _write_text(args.html, page)
+    print_flush(f"show: wrote {args.html} ({what}"
+                + (f"; {len(differences)} difference(s), shown on the page)" if differences
+                   else "; re-derived offline, no differences)"),
+                sys.stderr if args.html == "-" else sys.stdout)
+    return errors.EXIT_NO_RECEIPT if differences else errors.EXIT_OK
+
 
 # -- witness pin --------------------------------------------------------------------------
 
