@@ -104,7 +104,7 @@ def _cmd_ledger_verify(args):
     else:
         lines.append(f"ledger verify: {name}: {len(entries)} entries, the chain holds and "
                      "every receipt re-derives offline")
-    if head:
+    if head and not differences:  # a head worth noting: pass it back with --head later
         lines.append(f"head: entry {head['entry']} sha256 {head['sha256']}")
     print_lines(lines)
     return errors.EXIT_NO_RECEIPT if failed else errors.EXIT_OK
@@ -133,7 +133,8 @@ def _cmd_ledger_show(args):
                              "(cannot be read: " + one_line(s["problems"][0], 60) + ")"))
                 continue
             rows.append((str(s["entry"]), one_line(s["time"], 20), one_line(s["answer"], 12),
-                         one_line(s["made_by"], 8), _action(s), one_line(s["claim"], 70)))
+                         one_line(s["made_by"] or "-", 8), _action(s),
+                         one_line(s["claim"], 70)))
         widths = [max(len(row[i]) for row in rows) for i in range(5)]
         print_lines(["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[5]
                      for row in rows])

@@ -229,8 +229,8 @@ def entry_summary(entry):
         "appended": record.get("time"),
         "claim": receipt.get("claim"),
         "answer": receipt.get("answer"),
-        # Schema 1 receipts did not say what made them; a gate block says it was the gate.
-        "made_by": (receipt.get("made_by") or ("gate" if gate else "check")) if receipt else None,
+        # Schema 1 receipts did not say what made them (null); a gate block says it.
+        "made_by": receipt.get("made_by") or ("gate" if gate else None),
         "gate": gate and {key: gate.get(key) for key in ("program", "runs", "status",
                                                          "dry_run")},
         "log": (receipt.get("log") or {}).get("file") if isinstance(receipt.get("log"),
