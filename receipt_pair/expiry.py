@@ -68,7 +68,7 @@ def log_reasons(receipt, log_data):
         # A witness receipt pins one record of an append-only log: later records may follow.
         record_sha = witness.get("record_sha256")
         lines = {sha256_bytes(line) for line in log_data.split(b"\n") if line}
-        if record_sha not in lines:
+        if not isinstance(record_sha, str) or record_sha not in lines:
             return [f"the witness command's record is gone from the log (no line of it has "
                     f"sha256 {_short(record_sha)})"]
         return []

@@ -86,6 +86,8 @@ def append_receipt(path, receipt, note=None):
     """
     if not isinstance(receipt, dict) or receipt.get("schema") not in RECEIPT_SCHEMAS:
         raise UsageError("only a receipt-pair receipt can be appended to a ledger")
+    if str(path) == "-":
+        raise UsageError("a ledger is a file that is appended to, not standard output")
     note = note or (lambda message: None)
     fd = open_append(path)
     try:

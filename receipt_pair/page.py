@@ -68,8 +68,8 @@ def _json(value):
 
 def _models(receipt):
     """Each model's entry, flat (schema 1 nested its checked answer under "checked")."""
-    out = []
-    for entry in receipt.get("models") or []:
+    out, models = [], receipt.get("models")
+    for entry in models if isinstance(models, list) else []:
         if isinstance(entry, dict):
             flat = dict(entry)
             if isinstance(entry.get("checked"), dict):
@@ -144,7 +144,7 @@ def _models_table(models):
     for m in models:
         code = m.get("code")
         check = f"{esc(m.get('answer'))} <code>{esc(code)}</code>"
-        if code in CODE_TEXT:
+        if isinstance(code, str) and code in CODE_TEXT:
             check += f"<br><span class=\"note\">{esc(CODE_TEXT[code])}</span>"
         if m.get("error"):
             check += f"<br><span class=\"bad\">call failed: {esc(m.get('error'))}</span>"
@@ -250,6 +250,10 @@ def _integrity(differences):
             f"difference(s)): no receipt to rely on.</p><ul>{items}</ul></div>")
 
 
+def _answer_class(answer):
+    return ANSWER_CLASS.get(answer, "a-unknown") if isinstance(answer, str) else "a-unknown"
+
+
 def receipt_section(receipt, differences, number=1, entry=None):
     """One receipt as a <section>: claim and answer, models, the log, hashes and settings."""
     models, shown = _models(receipt), _shown(receipt)
@@ -260,7 +264,7 @@ def receipt_section(receipt, differences, number=1, entry=None):
         f'<section class="receipt" id="{prefix}">',
         f"<h2>Entry {number}</h2>" if entry is not None else "",
         f'<p class="claim"><span class="label">Claim</span>{esc(receipt.get("claim"))}</p>',
-        f'<p><span class="answer {ANSWER_CLASS.get(answer, "a-unknown")}">{esc(answer)}</span> '
+        f'<p><span class="answer {_answer_class(answer)}">{esc(answer)}</span> '
         f'<span class="note">rule {esc(receipt.get("rule"))}{made_by}</span></p>',
         _integrity(differences),
         _gate_and_witness(receipt),

@@ -201,7 +201,7 @@ def _receipt_shape(receipt):
         (isinstance(receipt.get("log"), dict), "the receipt must name its log"),
         (isinstance(receipt.get("models"), list) and len(receipt["models"]) == 2
          and all(isinstance(m, dict) for m in receipt["models"])
-         and sorted(m.get("arm") for m in receipt["models"]) == list(ARMS),
+         and sorted(str(m.get("arm")) for m in receipt["models"]) == list(ARMS),
          "the receipt must hold models A and B, once each"),
     )
     return next((message for ok, message in checks if not ok), None)

@@ -118,6 +118,8 @@ class Appending(LedgerTest):
     def test_only_receipts_and_only_onto_ledgers(self):
         with self.assertRaises(UsageError):
             append_receipt(self.path("l.jsonl"), {"schema": "something else"})
+        with self.assertRaises(UsageError):
+            append_receipt("-", {"schema": RECEIPT_SCHEMA})
         pretty = self.write("receipt.json", json.dumps({"schema": RECEIPT_SCHEMA}, indent=2)
                             + "\n")
         with self.assertRaises(InputError) as caught:

@@ -3,8 +3,12 @@ quoted spans marked in their turns, and no markup from a hostile log surviving."
 
 import json
 import os
+import random
 
-from receipt_pair.page import marked_lines, receipt_page
+from receipt_pair.expiry import judge
+from receipt_pair.ledger import entry_summary, verify_ledger
+from receipt_pair.page import ledger_page, marked_lines, receipt_page
+from receipt_pair.replay import replay_receipt
 
 from tests.fakeserver import FakeServer, answer
 from tests.pages import (HOSTILE_CLAIM, HOSTILE_OUTPUT, IMG_QUOTE, PAGE_TAGS, Elements,
@@ -133,3 +137,42 @@ class Page(TempDirTest):
                          '<mark class="q ok refused" data-label="A: ok · B: quote_not_found">'
                          '&lt;tw</mark><mark class="q ok" data-label="A: ok">o&gt;</mark></span>')
         self.assertEqual(marked_lines("a\nbc", [(0, 4, ok)]).count("<mark"), 2)
+
+
+_ODD = [None, 0, -3, True, 1.5, "", "A", "<script>", [], {}, [1, "a"], {"a": None}]
+
+
+def _mutated(value, rng):
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            roll = rng.random()
+            if roll < 0.03:
+                continue
+            out[key] = rng.choice(_ODD) if roll < 0.12 else _mutated(item, rng)
+        return out
+    if isinstance(value, list):
+        return [rng.choice(_ODD) if rng.random() < 0.15 else _mutated(v, rng) for v in value]
+    return value
+
+
+class Malformed(TempDirTest):
+    def test_a_malformed_receipt_is_never_a_traceback(self):
+        # Replay, expiry, the ledger and the page each take a receipt that no check made
+        # (every field the wrong type somewhere): a difference or a page, never an exception.
+        with open(TAKE1) as handle:
+            sources = [json.load(handle)]
+        with open(hostile_receipt(self)) as handle:
+            sources.append(json.load(handle))
+        rng = random.Random(17)
+        for number in range(300):
+            receipt = _mutated(sources[number % 2], rng)
+            with self.subTest(number=number):
+                differences = replay_receipt(receipt)
+                receipt_page(receipt, differences, "r")
+                judge(receipt, b"log")
+                line = json.dumps({"schema": "receipt-pair/ledger/1", "entry": 1,
+                                   "prev_sha256": "0" * 64, "time": "t", "receipt": receipt})
+                entries, found = verify_ledger(line.encode() + b"\n")
+                ledger_page(entries, found, "l")
+                [entry_summary(entry) for entry in entries]
