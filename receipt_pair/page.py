@@ -53,7 +53,7 @@ color:#5b3a00;background:#fff;border:1px solid #e0a800;border-radius:3px;padding
 margin-left:4px}
 .q.refused::after{color:#842029;border-color:#b02a37}
 table.kv td:first-child{width:220px;color:#39424e}
-.legend{font-size:13px;color:#39424e;margin:0 0 8px}
+.legend{font-size:13px;color:#39424e;margin:0 0 8px}table.contents{margin:0 0 24px}
 """
 
 
@@ -242,12 +242,16 @@ def _gate_and_witness(receipt):
     return "".join(parts)
 
 
-def _integrity(differences):
+def _integrity(differences, in_ledger):
     if not differences:
-        return '<p class="good">Re-derived offline from its own replies: no differences.</p>'
+        return ('<p class="good">Re-derived offline from its own replies'
+                + (", and chained to the entry before it" if in_ledger else "")
+                + ": no differences.</p>")
     items = "".join(f"<li>{esc(d)}</li>" for d in differences)
-    return (f'<div class="bad"><p>Does not re-derive offline ({len(differences)} '
-            f"difference(s)): no receipt to rely on.</p><ul>{items}</ul></div>")
+    said = (f"This entry has {len(differences)} problem(s) (its place in the chain, or its "
+            "receipt)" if in_ledger else
+            f"Does not re-derive offline ({len(differences)} difference(s))")
+    return f'<div class="bad"><p>{said}: no receipt to rely on.</p><ul>{items}</ul></div>'
 
 
 def _answer_class(answer):
@@ -266,7 +270,7 @@ def receipt_section(receipt, differences, number=1, entry=None):
         f'<p class="claim"><span class="label">Claim</span>{esc(receipt.get("claim"))}</p>',
         f'<p><span class="answer {_answer_class(answer)}">{esc(answer)}</span> '
         f'<span class="note">rule {esc(receipt.get("rule"))}{made_by}</span></p>',
-        _integrity(differences),
+        _integrity(differences, entry is not None),
         _gate_and_witness(receipt),
         f"<h3>The two models</h3>{_models_table(models)}",
         f"<h3>The log as the models saw it</h3>{_log_html(shown, models, prefix)}",
@@ -305,7 +309,7 @@ def ledger_page(entries, differences, name):
                     f"<td>{esc(e.receipt.get('time'))}</td><td>{esc(e.receipt.get('answer'))}"
                     f"</td><td>{esc(e.receipt.get('claim'))}</td></tr>")
     sections = "".join(receipt_section(e.receipt, e.problems, e.number, e) for e in whole)
-    return _page(f"receipt-pair ledger: {name}",
-                 f"<h1>receipt-pair ledger <span class=\"note\">{esc(name)}</span> "
-                 f"({len(entries)} entries)</h1>{summary}<table>{''.join(rows)}</table>"
-                 f"{sections}")
+    heading = (f'<h1>receipt-pair ledger <span class="note">{esc(name)}</span> '
+               f"({len(entries)} entries)</h1>")
+    contents = f'<table class="contents">{"".join(rows)}</table>'
+    return _page(f"receipt-pair ledger: {name}", heading + summary + contents + sections)
