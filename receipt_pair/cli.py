@@ -10,6 +10,7 @@ import sys
 
 from . import __version__, errors
 from .cli_check import add_check, add_gate, add_record, add_verify
+from .cli_ledger import add_ledger, add_show, add_witness
 from .cli_options import message
 from .cli_runs import add_batch, add_replay, add_score, add_selftest
 from .errors import ReceiptPairError
@@ -18,7 +19,8 @@ from .errors import ReceiptPairError
 _RUNS_A_COMMAND = ("gate", "record")
 
 _COMMANDS = (add_check, add_batch, add_score, add_verify, add_replay, add_gate,
-             add_record, add_selftest)
+             add_record, add_witness, add_ledger, add_show,
+             add_selftest)
 
 
 def build_parser():

@@ -6,11 +6,14 @@ import sys
 from . import errors
 from . import gate as gating
 from .cli_options import (add_concurrent_option, add_format_option, add_model_options,
-                          add_reading_options, read_log_args,
+                          add_reading_options, count_int, positive_int, read_log_args,
                           message, print_flush, print_json, print_lines, read_json_file,
-                          report_differences, run_check, save_receipt)
+                          report_differences, run_check, keep_receipt,
+                          add_ledger_option)
 from .errors import ReceiptPairError, UsageError
+from .expiry import INVALID, VALID, judge
 from .files import display_name, read_bytes
+from .pins import Pin, read_pin
 from .readers import get_reader, unpack_replies
 from .records import reply_text
 from .replay import replay_receipt
@@ -27,6 +30,7 @@ def add_check(commands):
     add_format_option(p)
     p.add_argument("--json", action="store_true", help="machine output")
     p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
+    add_ledger_option(p)
     add_concurrent_option(p, "ask A and B at once (auto: when the server says it holds two "
                               "models); default no: on a 2-core machine asking at once "
                               "measured slower (see the benchmark)")
@@ -37,8 +41,7 @@ def add_check(commands):
 def _cmd_check(args):
     turns, log_sha256 = read_log_args(args)
     result = run_check(args, args.claim, turns)
-    if args.save:
-        save_receipt(args, result, display_name(args.log), log_sha256, turns)
+    keep_receipt(args, result, display_name(args.log), log_sha256, turns)
     if args.json:
         print_json(result.to_dict())
     else:
@@ -64,7 +67,8 @@ def add_verify(commands):
     p.add_argument("--claim", default="",
                    help="the claim the reply answers (needed by readers that pick lines "
                         "by the claim: e1, n1, r1)")
-    p.add_argument("--receipt", help="re-derive a receipt saved by check --save instead")
+    p.add_argument("--receipt", help="re-derive a receipt saved by check --save instead; with "
+                                     "--log, say whether it is VALID or EXPIRED for that log")
     p.add_argument("--json", action="store_true", help="machine output")
     add_reading_options(p, retired=True)
     p.set_defaults(func=_cmd_verify)
@@ -72,7 +76,7 @@ def add_verify(commands):
 
 def _cmd_verify(args):
     if args.receipt:
-        return verify_receipt(args)
+        return expiry_of_receipt(args) if args.log else rederive_receipt(args)
     if not args.log or not args.reply:
         raise UsageError("verify needs --log FILE and --reply FILE (or --receipt FILE)")
     turns, _ = read_log_args(args)
@@ -92,13 +96,43 @@ def _cmd_verify(args):
     return errors.EXIT_OK
 
 
-def verify_receipt(args):
+def rederive_receipt(args):
+    """replay --receipt: re-derive it offline (against --log, if given); exit 1 on any
+    difference."""
     receipt = read_json_file(args.receipt)
     log_turns = log_sha = None
     if args.log:
         log_turns, log_sha = read_log_args(args)
     differences = replay_receipt(receipt, log_turns, log_sha)
     return report_differences(differences, f"receipt {args.receipt}", 1)
+
+
+def expiry_of_receipt(args):
+    """verify --receipt R --log FILE: VALID (exit 0), or EXPIRED / INVALID with the reasons
+    (exit 1: no receipt to rely on)."""
+    receipt = read_json_file(args.receipt)
+    judged = judge(receipt, read_bytes(args.log))
+    if args.json:
+        print_json({"receipt": display_name(args.receipt), "log": display_name(args.log),
+                    **judged.to_dict()})
+    else:
+        print_lines(render_expiry(judged, display_name(args.receipt)))
+    return errors.EXIT_OK if judged.status == VALID else errors.EXIT_NO_RECEIPT
+
+
+def render_expiry(judged, name):
+    lines = [f"differs: {line}" for line in judged.differences]
+    lines += [f"expired: {line}" for line in judged.reasons]
+    if judged.status == VALID:
+        lines.append(f"receipt {name}: VALID: it re-derives offline, the log still holds what "
+                     "it was made from, and its reader is installed and current")
+    elif judged.status == INVALID:
+        lines.append(f"receipt {name}: INVALID: it does not re-derive offline "
+                     f"({len(judged.differences)} difference(s)): no receipt to rely on")
+    else:
+        lines.append(f"receipt {name}: EXPIRED: it can no longer be relied on for this log "
+                     f"({len(judged.reasons)} reason(s) above)")
+    return lines
 
 
 # -- gate and record ----------------------------------------------------------------------
@@ -115,9 +149,19 @@ def add_gate(commands):
     p.add_argument("--witness", action="store_true",
                    help="run the test command after -- yourself, record it, and check the "
                         "claim against that fresh record only")
+    p.add_argument("--expect-tests", type=positive_int, metavar="N",
+                   help="with --witness: the test run must report at least N tests, or the "
+                        "claim cannot be shown whatever the models say")
+    p.add_argument("--pin", metavar="FILE",
+                   help="with --witness: the tests the run must report, from a pin file "
+                        "written by `witness pin`")
+    p.add_argument("--allow-skipped", type=count_int, metavar="K",
+                   help="with --expect-tests or --pin: at most K tests may be skipped "
+                        "(default: 0, or what the pin file allows)")
     p.add_argument("--dry-run", action="store_true",
                    help="ask the models and print the command, but run nothing")
     p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
+    add_ledger_option(p)
     add_concurrent_option(p, argparse.SUPPRESS)
     add_model_options(p, rules=gating.GATE_RULES)
     p.set_defaults(func=_cmd_gate)
@@ -134,9 +178,29 @@ def _split_witness(argv):
     return test, action
 
 
+def _gate_pin(args):
+    """The Pin of --expect-tests or --pin (None without them); read before anything runs."""
+    if args.expect_tests is None and args.pin is None:
+        if args.allow_skipped is not None:
+            raise UsageError("--allow-skipped goes with --expect-tests or --pin")
+        return None
+    if not args.witness:
+        raise UsageError("--expect-tests and --pin pin the tests of a witness run: add "
+                         "--witness")
+    if args.expect_tests is not None and args.pin is not None:
+        raise UsageError("give --expect-tests N or --pin FILE, not both")
+    if args.pin is not None:
+        pin = read_pin(args.pin)
+        if args.allow_skipped is not None:
+            pin = Pin(pin.tests, args.allow_skipped, pin.source, pin.source_sha256)
+        return pin
+    return Pin(args.expect_tests, args.allow_skipped or 0, "--expect-tests")
+
+
 def _cmd_gate(args):
     """Check the claim, then run the action only on `shown`; fail closed on any doubt."""
     action = args.command_argv
+    pin = _gate_pin(args)
     if args.witness:
         test, action = _split_witness(action)
     if not action:
@@ -148,8 +212,10 @@ def _cmd_gate(args):
     witness = None
     try:
         if args.witness:
-            witness = record_turn(args.log, test, echo=sys.stderr, note=_note)
+            witness = record_turn(args.log, test, echo=sys.stderr, note=_note, pin=pin)
             turns, log_sha256 = [witness.turn], witness.record_sha256
+            if pin is not None:
+                _note(_pin_line(witness))
         else:
             turns, log_sha256 = read_log_args(args)
         result = run_check(args, args.claim, turns)
@@ -164,11 +230,11 @@ def _cmd_gate(args):
     decision = gating.decide(result.answer, could_check=not result.failed, action=action,
                              dry_run=args.dry_run,
                              witness_problem=witness.problem if witness else None)
-    if args.save:
-        save_receipt(args, result, display_name(args.log), log_sha256, turns,
-                     witness.receipt_note() if witness else None, made_by="gate",
-                     gate={"program": action[0], "runs": decision.runs,
-                           "status": decision.status, "dry_run": args.dry_run})
+    # Kept before the action runs: a receipt that cannot be kept stops the action.
+    keep_receipt(args, result, display_name(args.log), log_sha256, turns,
+                 witness.receipt_note() if witness else None, made_by="gate",
+                 gate={"program": action[0], "runs": decision.runs,
+                       "status": decision.status, "dry_run": args.dry_run})
     if result.failed:  # one model failed: whatever the rule, nothing runs
         failed = result.failed[0]
         print_flush(f"receipt-pair: model {failed.arm} could not be asked: {failed.error}",
@@ -197,6 +263,15 @@ def _cmd_record(args):
                          "-- pytest -q")
     witness = record_turn(args.log, args.command_argv, echo=sys.stdout, note=_note)
     return witness.turn.exit_status
+
+
+def _pin_line(witness):
+    counts, pin = witness.counts, witness.pin
+    wanted = f"the pin asks for {pin.tests} tests, at most {pin.skipped} skipped"
+    if counts is None:
+        return f"the witness run printed no test count that can be read; {wanted}"
+    return (f"the witness run reported {counts.tests} tests ({counts.skipped} skipped, read "
+            f"from {counts.source} output); {wanted}")
 
 
 def _note(message):

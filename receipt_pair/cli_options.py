@@ -14,6 +14,7 @@ from .client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B, DEFAULT
 from .errors import InputError, ServerError
 from .files import decode, display_name, loads_strict, read_bytes
 from .logs import FORMATS as LOG_FORMATS
+from .ledger import ENV_LEDGER, append_receipt, ledger_path
 from .logs import read_log
 from .pair import check_claim
 from .readers import DEFAULT_READER, READERS, get_reader, usable_readers
@@ -40,6 +41,17 @@ def positive_int(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def count_int(text):
+    """A whole number, 0 or more (a count that may be none)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
     return value
 
 
@@ -139,14 +151,32 @@ def concurrency(args):
     return {"auto": None, "yes": True, "no": False}[getattr(args, "concurrent", "auto")]
 
 
-def save_receipt(args, result, log_name, log_sha256, turns, witness=None, made_by="check",
+def add_ledger_option(parser):
+    parser.add_argument("--ledger", metavar="FILE",
+                        help=f"append the receipt to this hash-chained ledger (default: "
+                             f"${ENV_LEDGER}, if set)")
+
+
+def keep_receipt(args, result, log_name, log_sha256, turns, witness=None, made_by="check",
                  gate=None):
+    """Build the receipt when it is kept: saved (--save) and/or appended to the ledger
+    (--ledger or $RECEIPT_PAIR_LEDGER). Return it, or None when nothing keeps it."""
+    ledger = ledger_path(getattr(args, "ledger", None))
+    if not args.save and not ledger:
+        return None
     receipt = build_receipt(result, log_name, log_sha256, turns, args.max_turns, dict(SETTINGS),
                             witness, made_by, gate)
-    try:
-        write_json_atomic(args.save, receipt)
-    except OSError as exc:
-        raise InputError(f"{args.save}: cannot write the receipt: {exc.strerror or exc}") from None
+    if args.save:
+        try:
+            write_json_atomic(args.save, receipt)
+        except OSError as exc:
+            raise InputError(f"{args.save}: cannot write the receipt: "
+                             f"{exc.strerror or exc}") from None
+    if ledger:
+        entry = append_receipt(ledger, receipt, note=lambda line: print_flush(f"note: {line}",
+                                                                              sys.stderr))
+        print_flush(f"receipt-pair: receipt appended to {ledger} as entry {entry['entry']}",
+                    sys.stderr)
     return receipt
 
 

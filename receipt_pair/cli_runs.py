@@ -15,7 +15,7 @@ from .replay import replay_answers
 from .report import progress_line, render_score
 from .score import missing_any, score
 from .selftest import run_probes
-from .cli_check import verify_receipt
+from .cli_check import rederive_receipt
 
 # -- batch, score, replay -----------------------------------------------------------------
 
@@ -104,7 +104,7 @@ def add_replay(commands):
 
 def _cmd_replay(args):
     if args.receipt:
-        return verify_receipt(args)
+        return rederive_receipt(args)
     if not args.answers or not args.items:
         raise UsageError("replay needs ANSWERS ITEMS (or --receipt FILE)")
     bad_lines = []

@@ -15,7 +15,9 @@ import json
 from . import gate as gating
 from .answers import CALL_FAILED, NOT_SHOWN, failed_call
 from .conform import conforms
-from .errors import UsageError
+from .errors import InputError, UsageError
+from .pins import pin_from_record, witness_problem
+from .testcounts import count_tests
 from .turn import Turn
 from .readers import get_reader
 from .records import ANSWERS_SCHEMAS, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, canonical_sha256
@@ -221,7 +223,7 @@ def _receipt_shape(receipt):
         (isinstance(receipt.get("log"), dict), "the receipt must name its log"),
         (isinstance(receipt.get("models"), list) and len(receipt["models"]) == 2
          and all(isinstance(m, dict) for m in receipt["models"])
-         and sorted(m.get("arm") for m in receipt["models"]) == list(ARMS),
+         and sorted(str(m.get("arm")) for m in receipt["models"]) == list(ARMS),
          "the receipt must hold models A and B, once each"),
     )
     return next((message for ok, message in checks if not ok), None)
@@ -250,6 +252,30 @@ def _witness_problems(receipt, turns):
             record.get("cmd"), record.get("output"), record.get("exit_status")):
         problems.append("the turn checked is not the witness record's command, output and "
                         "exit status")
+    return problems + _witness_reading_problems(witness, record)
+
+
+def _witness_reading_problems(witness, record):
+    """The witness block's problem, counts and shortfall, derived again from the record and
+    the pin: an edited count cannot let a short run through."""
+    pin = None
+    if "pin" in witness:
+        try:
+            pin = pin_from_record(witness["pin"], "the witness block's pin")
+        except InputError as exc:
+            return [str(exc)]
+    output = record.get("output")
+    counts = count_tests(output) if pin and isinstance(output, str) else None
+    problems = []
+    expected = witness_problem(record.get("exit_status"), pin, counts)
+    if witness.get("problem") != expected:
+        problems.append(f"the witness problem recorded {witness.get('problem')!r} is not what "
+                        f"the record gives ({expected!r})")
+    if pin is not None:
+        if witness.get("counts") != (counts and counts.to_dict()):
+            problems.append("the test counts recorded are not what the record's output reports")
+        if witness.get("shortfall") != pin.shortfall(counts):
+            problems.append("the shortfall recorded is not what the pin and the counts give")
     return problems
 
 
@@ -301,11 +327,17 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
     if current and receipt.get("receipt_sha256") != canonical_sha256(receipt, "receipt_sha256"):
         differences.append("the receipt's own sha256 differs: it was edited after it was made")
     max_turns, models = receipt["max_turns"], receipt["models"]
-    if log_sha256 is not None and log_sha256 != receipt["log"].get("sha256"):
-        differences.append("the log file is not the one this receipt was made from "
-                           "(sha256 differs)")
-    if log_turns is not None and list(log_turns[-max_turns:]) != turns:
-        differences.append("the log's last turns differ from the turns in the receipt")
+    if isinstance(receipt.get("witness"), dict):
+        # A witness receipt pins one record of an append-only log, which later records may
+        # follow: the record must be in the log, not the whole file unchanged.
+        if log_turns is not None and not set(turns) <= set(log_turns):
+            differences.append("the witness record is not in the log file")
+    else:
+        if log_sha256 is not None and log_sha256 != receipt["log"].get("sha256"):
+            differences.append("the log file is not the one this receipt was made from "
+                               "(sha256 differs)")
+        if log_turns is not None and list(log_turns[-max_turns:]) != turns:
+            differences.append("the log's last turns differ from the turns in the receipt")
     reader = _reader_for(receipt["reader"].get("version"), receipt["reader"].get("fingerprint"),
                          "receipt", differences)
     if reader is None:

@@ -13,12 +13,15 @@ import shlex
 import subprocess
 import threading
 from dataclasses import dataclass
+from typing import Optional
 
 from . import errors
 from .errors import InputError
 from .turn import Turn
 from .files import loads_strict, read_bytes
+from .pins import Pin, witness_problem
 from .records import append_record, locked, mend_last_line, open_append, utc_now
+from .testcounts import count_tests
 
 RECORD_SCHEMA = "receipt-pair/record/1"
 
@@ -31,18 +34,25 @@ class Witness:
     record: dict
     output_sha256: str
     record_sha256: str
+    pin: Optional[Pin] = None  # the tests the run must report, when pinned
+
+    @property
+    def counts(self):
+        """The tests the run's output reports (testcounts.Counts), or None if unreadable."""
+        return count_tests(self.turn.output)
 
     @property
     def problem(self):
-        """Why this run cannot back a `shown`, whatever the models say; None if nothing."""
-        status = self.turn.exit_status
-        return f"exited with status {status}" if status else None
+        """Why this run cannot back a `shown`, whatever the models say (its exit status, or
+        a shortfall against its pin); None if nothing."""
+        return witness_problem(self.turn.exit_status, self.pin,
+                               self.counts if self.pin else None)
 
     def receipt_note(self):
         """The witness block of a receipt: the record itself (so its sha256 can be derived
-        again), and what it says on its own."""
+        again), what it says on its own, and with a pin, the counts read and the shortfall."""
         status = self.turn.exit_status
-        return {
+        note = {
             "record": self.record,
             "record_sha256": self.record_sha256,
             "problem": self.problem,
@@ -50,6 +60,11 @@ class Witness:
                         "this run cannot be shown, whatever the models say" if status else
                         "the recorded command exited with status 0, which alone shows nothing"),
         }
+        if self.pin is not None:
+            counts = self.counts
+            note.update(pin=self.pin.to_dict(), counts=counts and counts.to_dict(),
+                        shortfall=self.pin.shortfall(counts))
+        return note
 
 
 # Output kept in a record: the first and the last half of this many bytes (what a test run
@@ -169,8 +184,9 @@ def _run(argv, echo, env):
     return data, (128 - status if status < 0 else status)
 
 
-def record_turn(log_path, argv, echo=None, env=None, note=None):
-    """Run `argv`, append its record to `log_path`, and return the Witness.
+def record_turn(log_path, argv, echo=None, env=None, note=None, pin=None):
+    """Run `argv`, append its record to `log_path`, and return the Witness (holding `pin`,
+    the tests it must report, if given).
 
     The log is opened (and locked) before the command runs: a log that cannot be written
     stops here, before anything runs. If the record cannot be written after the command ran
@@ -209,4 +225,5 @@ def record_turn(log_path, argv, echo=None, env=None, note=None):
         output_sha256=record["output_sha256"],
         # The sha256 of the record's line in the log, as written (without its newline).
         record_sha256=hashlib.sha256(line.rstrip(b"\n")).hexdigest(),
+        pin=pin,
     )
