@@ -4,6 +4,7 @@ the message in plain code."""
 import json
 import os
 import random
+import tempfile
 import unittest
 
 from receipt_pair.claims import CLAIM, NEGATIVE, NEUTRAL, Claim, classify, given_claims, \
@@ -11,7 +12,7 @@ from receipt_pair.claims import CLAIM, NEGATIVE, NEUTRAL, Claim, classify, given
 from receipt_pair.claims_model import locate, spans_from_reply, split_with_model
 from receipt_pair.client import Client
 from tests.fakeserver import FakeServer, Reply
-from tests.helpers import DATA, closed_port
+from tests.helpers import DATA, closed_port, run_cli
 
 GOLDEN = os.path.join(DATA, "claims", "golden.json")
 
@@ -172,6 +173,19 @@ class ModelSplit(unittest.TestCase):
                                                      timeout=2), "S")
         self.assertEqual(down.claims, [])
         self.assertTrue(down.error)
+
+
+class ClaimsCommand(unittest.TestCase):
+    def test_json_output_lists_spans(self):
+        with open(GOLDEN, encoding="utf-8") as handle:
+            message = json.load(handle)[1]["message"]
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+            handle.write(message)
+        self.addCleanup(os.unlink, handle.name)
+        status, out, _ = run_cli("claims", "--message", handle.name, "--json")
+        self.assertEqual(status, 0)
+        self.assertEqual([c["text"] for c in json.loads(out)],
+                         ["Pushed fix/parser", "the suite is green"])
 
 
 if __name__ == "__main__":
