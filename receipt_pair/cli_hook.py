@@ -131,16 +131,19 @@ def _cmd_hook(args):
 
 def answer(args, decision, notes):
     """Tell the agent (and the person) what was decided, in the agent's protocol."""
+    if decision.block and args.block_with == "exit2":
+        # Everything on standard error is the reason the agent reads: nothing else goes there.
+        print(decision.reason, file=sys.stderr, flush=True)
+        return 2
     for note in notes:
         print(f"receipt-pair: {note}", file=sys.stderr, flush=True)
     if decision.notice:
         print(decision.notice, file=sys.stderr, flush=True)
     if decision.block:
-        if args.block_with == "exit2":
-            print(decision.reason, file=sys.stderr, flush=True)
-            return 2
-        print(json.dumps({"decision": "block", "reason": decision.reason}, ensure_ascii=False),
-              flush=True)
+        reply = {"decision": "block", "reason": decision.reason}
+        if decision.notice:
+            reply["systemMessage"] = decision.notice
+        print(json.dumps(reply, ensure_ascii=False), flush=True)
         return 0
     if decision.notice:
         print(json.dumps({"systemMessage": decision.notice}, ensure_ascii=False), flush=True)

@@ -144,6 +144,8 @@ class Blocks(HookTest):
         self.assertEqual(status, 2)
         self.assertIsNone(out)
         self.assertIn(REJECTED, err)
+        self.assertTrue(err.startswith("receipt-pair checked this claim"), err)
+        self.assertNotIn("blocked the stop", err)  # the agent reads all of it: the reason only
 
     def test_receipts_folder_can_be_named(self):
         folder = self.path("elsewhere")
@@ -323,14 +325,22 @@ class CannotCheck(HookTest):
         self.assertEqual(status, 0)
         self.assertNotIn("decision", out)
         self.assertIn("model crashed", out["systemMessage"])
-        self.assertEqual(self.records()[0]["models"][0]["error"] is not None, True)
+        self.assertIsNotNone(self.records()[0]["models"][0]["error"])
+
+    def test_a_block_also_tells_the_person_what_could_not_be_checked(self):
+        claims = self.write("claims.txt", "the suite is green\nI tagged v2\n")
+        self.fake.script("A", judge(RED_RULES), Reply(500, {"error": "model crashed"}))
+        status, out, _ = self.hook("codex", self.session("codex"), "--claims-from", claims)
+        self.assertEqual(out["decision"], "block")
+        self.assertIn("could not be checked", out["reason"])
+        self.assertIn("model crashed", out["systemMessage"])
 
     def test_bad_input_lets_the_agent_stop(self):
         for text in ("not json", "[]", '{"stop_hook_active": "yes"}'):
             with self.subTest(text):
                 status, out, err = self.hook("claude-code", self.write("bad.json", text))
                 self.assertEqual(status, 0)
-                self.assertIn("could not check", json.loads(json.dumps(out))["systemMessage"])
+                self.assertIn("could not check", out["systemMessage"])
 
     def test_other_events_and_missing_sessions_are_not_checked(self):
         for changes in ({"hook_event_name": "PreToolUse"}, {"transcript_path": None}):
