@@ -82,8 +82,9 @@ def record_path(directory, hook, run, index):
 def keep(directory, path, record, ledger=None):
     """Write one record (a receipt or a note) to `path` under `directory`; return the path.
 
-    This is where every hook record goes. When a ledger is given (`--ledger FILE`, once
-    `ledger.append_receipt` exists), the record is appended to it here as well.
+    This is where every hook record goes. `ledger`, when given, is a callable taking the
+    record: wiring `--ledger FILE` is `ledger=lambda r: ledger.append_receipt(FILE, r)` at
+    the one call in cli_hook.py (notes, which are not receipts, pass through here too).
     """
     try:
         os.makedirs(directory, exist_ok=True)
