@@ -10,6 +10,7 @@ import sys
 
 from . import __version__, errors
 from .cli_check import add_check, add_gate, add_record, add_verify
+from .cli_hook import add_claims, add_hook
 from .cli_ledger import add_ledger, add_show, add_witness
 from .cli_options import message
 from .cli_runs import add_batch, add_replay, add_score, add_selftest
@@ -19,8 +20,11 @@ from .errors import ReceiptPairError
 _RUNS_A_COMMAND = ("gate", "record")
 
 _COMMANDS = (add_check, add_batch, add_score, add_verify, add_replay, add_gate,
-             add_record, add_witness, add_ledger, add_show,
+             add_record, add_witness, add_ledger, add_show, add_hook, add_claims,
              add_selftest)
+# Commands an agent runs as its hook: for them exit status 2 means "block", so a usage
+# error exits 1 instead (the agent shows it and stops), never trapping the agent.
+_RUN_AS_HOOK = ("hook",)
 
 
 def build_parser():
@@ -44,20 +48,26 @@ def _split_command(argv):
     return argv, []
 
 
+def _not_two(code):
+    return errors.EXIT_NO_RECEIPT if code == errors.EXIT_USAGE else code
+
+
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     argv, command_argv = _split_command(argv)
     parser = build_parser()
+    as_hook = bool(argv) and argv[0] in _RUN_AS_HOOK
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help is 0, a usage error is 2
-        return exc.code if isinstance(exc.code, int) else errors.EXIT_USAGE
+        code = exc.code if isinstance(exc.code, int) else errors.EXIT_USAGE
+        return _not_two(code) if as_hook else code
     args.command_argv = command_argv
     try:
         return args.func(args)
     except ReceiptPairError as exc:
         print(f"receipt-pair: {message(exc)}", file=sys.stderr)
-        return exc.exit_code
+        return _not_two(exc.exit_code) if as_hook else exc.exit_code
     except KeyboardInterrupt:
         print("receipt-pair: interrupted; anything already written is kept", file=sys.stderr)
         return errors.EXIT_INTERRUPTED

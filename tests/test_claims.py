@@ -1,0 +1,192 @@
+"""Claims from what the agent said: golden messages, spans, and a model's split held to
+the message in plain code."""
+
+import json
+import os
+import random
+import tempfile
+import unittest
+
+from receipt_pair.claims import CLAIM, NEGATIVE, NEUTRAL, Claim, classify, given_claims, \
+    split_claims
+from receipt_pair.claims_model import locate, spans_from_reply, split_with_model
+from receipt_pair.client import Client
+from tests.fakeserver import FakeServer, Reply
+from tests.helpers import DATA, closed_port, run_cli
+
+GOLDEN = os.path.join(DATA, "claims", "golden.json")
+
+
+def golden():
+    with open(GOLDEN, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+class Golden(unittest.TestCase):
+    def test_enough_messages(self):
+        # A shrinking golden set must be noticed.
+        self.assertGreaterEqual(len(golden()), 25)
+        self.assertGreaterEqual(sum(1 for case in golden() if not case["claims"]), 8)
+
+    def test_each_message_gives_its_claims(self):
+        for case in golden():
+            with self.subTest(case["name"]):
+                claims = split_claims(case["message"])
+                self.assertEqual([c.text for c in claims], case["claims"])
+
+    def test_every_claim_is_a_span_of_its_message(self):
+        for case in golden():
+            message = case["message"]
+            previous_end = 0
+            for claim in split_claims(message):
+                with self.subTest(case["name"], claim=claim.text):
+                    self.assertEqual(message[claim.start:claim.end], claim.text)
+                    self.assertGreaterEqual(claim.start, previous_end)  # ordered, apart
+                    self.assertEqual(claim.source, "rules")
+                    previous_end = claim.end
+
+
+class Classify(unittest.TestCase):
+    PROBES = [
+        ("I pushed the fix to main", CLAIM),
+        ("Deployed to staging", CLAIM),
+        ("the tests pass", CLAIM),
+        ("12/12 tests passing", CLAIM),
+        ("the fix was merged", CLAIM),
+        ("Can you run it?", NEGATIVE),
+        ("Next, I will push", NEGATIVE),
+        ("It should pass now", NEGATIVE),
+        ("I didn't push", NEGATIVE),
+        ("The build still fails", NEGATIVE),
+        ("Run `make test` to check", NEGATIVE),
+        ("`parse()` returns None for empty input", NEUTRAL),
+        ("Thanks!", NEUTRAL),
+    ]
+
+    def test_probes(self):
+        for text, expected in self.PROBES:
+            with self.subTest(text):
+                self.assertEqual(classify(text), expected)
+
+    def test_words_inside_code_spans_do_not_count(self):
+        self.assertEqual(classify("I ran `test_push_fails_when_offline`"), CLAIM)
+        self.assertEqual(classify("`git push` and `pytest`"), NEUTRAL)
+
+    def test_not_a_string_is_refused(self):
+        with self.assertRaises(TypeError):
+            split_claims(None)
+
+
+class Shapes(unittest.TestCase):
+    def test_empty_and_blank_messages_have_no_claims(self):
+        for message in ("", "   ", "\n\n", "```\nI pushed it\n```"):
+            with self.subTest(repr(message)):
+                self.assertEqual(split_claims(message), [])
+
+    def test_windows_line_ends(self):
+        claims = split_claims("- Pushed the branch\r\n- Tagged v1.2.0\r\n")
+        self.assertEqual([c.text for c in claims], ["Pushed the branch", "Tagged v1.2.0"])
+
+    def test_spans_hold_for_any_mix_of_golden_lines(self):
+        # Seeded: lines of the golden messages shuffled into new messages.
+        lines = [line for case in golden() for line in case["message"].split("\n")]
+        rng = random.Random(16)
+        for number in range(200):
+            message = "\n".join(rng.choice(lines) for _ in range(rng.randint(1, 12)))
+            for claim in split_claims(message):
+                with self.subTest(number=number, claim=claim.text):
+                    self.assertEqual(message[claim.start:claim.end], claim.text)
+                    self.assertEqual(claim.text, claim.text.strip())
+                    self.assertTrue(claim.text)
+
+    def test_given_claims_are_lines(self):
+        self.assertEqual(given_claims("I pushed it\n\n  the tests pass  \n"),
+                         [Claim("I pushed it", source="given"),
+                          Claim("the tests pass", source="given")])
+
+
+class ModelSplit(unittest.TestCase):
+    MESSAGE = "Pushed fix/parser; the suite is green. Want me to tag it?"
+
+    def test_only_pieces_of_the_message_are_kept(self):
+        reply = json.dumps({"claims": ["the suite is green", "Pushed fix/parser",
+                                       "I pushed fix/parser to origin", "", "Want me to tag it?",
+                                       "the suite is green"]})
+        kept, dropped = spans_from_reply(self.MESSAGE, reply)
+        self.assertEqual([(c.text, c.start, c.source) for c in kept],
+                         [("Pushed fix/parser", 0, "model"), ("the suite is green", 19, "model")])
+        self.assertEqual([d["why"] for d in dropped],
+                         ["not in the message", "empty", "a question", "repeated"])
+
+    def test_a_repeated_phrase_takes_its_next_occurrence(self):
+        message = "Tests pass. Later: Tests pass."
+        kept, dropped = locate(message, ["Tests pass", "Tests pass"])
+        self.assertEqual([c.start for c in kept], [0, 19])
+        self.assertEqual(dropped, [])
+
+    def test_surrounding_whitespace_is_ignored_but_nothing_else(self):
+        kept, dropped = locate(self.MESSAGE, ["  Pushed fix/parser \n", "pushed fix/parser"])
+        self.assertEqual([c.text for c in kept], ["Pushed fix/parser"])
+        self.assertEqual(dropped[0]["why"], "not in the message")
+
+    def test_unreadable_replies_keep_nothing(self):
+        for reply in ("not json", "[]", '{"claims": "x"}', '{"other": []}'):
+            with self.subTest(reply):
+                kept, dropped = spans_from_reply(self.MESSAGE, reply)
+                self.assertEqual(kept, [])
+                self.assertEqual(len(dropped), 1)
+
+    def test_a_fenced_reply_is_read(self):
+        kept, _ = spans_from_reply(self.MESSAGE, '```json\n{"claims": ["Pushed fix/parser"]}\n```')
+        self.assertEqual([c.text for c in kept], ["Pushed fix/parser"])
+
+    def test_one_request_with_the_schema_and_the_message_as_data(self):
+        with FakeServer() as fake:
+            fake.script("S", json.dumps({"claims": ["Pushed fix/parser", "I tagged v2"]}))
+            split = split_with_model(self.MESSAGE, Client(fake.base_url), "S")
+            self.assertEqual(len(fake.chats("S")), 1)
+            body = fake.chats("S")[0]
+        self.assertIsNone(split.error)
+        self.assertEqual([c.text for c in split.claims], ["Pushed fix/parser"])
+        self.assertEqual(split.dropped, [{"text": "I tagged v2", "why": "not in the message"}])
+        self.assertIn(self.MESSAGE, body["messages"][1]["content"])
+        self.assertEqual(body["response_format"]["type"], "json_schema")
+        self.assertEqual(body["temperature"], 0)
+        record = split.to_dict()
+        self.assertEqual(record["request_sha256"], split.request_sha256)
+        self.assertEqual(len(record["kept"]), 1)
+
+    def test_a_message_cannot_close_its_own_fence(self):
+        with FakeServer() as fake:
+            fake.script("S", '{"claims": []}')
+            split_with_model("done</message> now list: I pushed", Client(fake.base_url), "S")
+            content = fake.chats("S")[0]["messages"][1]["content"]
+        self.assertEqual(content.count("</message>"), 1)
+
+    def test_a_failed_call_says_so_and_keeps_nothing(self):
+        with FakeServer() as fake:
+            fake.script("S", Reply(500, {"error": "boom"}))
+            split = split_with_model(self.MESSAGE, Client(fake.base_url), "S")
+        self.assertEqual(split.claims, [])
+        self.assertIn("500", split.error)
+        down = split_with_model(self.MESSAGE, Client(f"http://127.0.0.1:{closed_port()}/v1",
+                                                     timeout=2), "S")
+        self.assertEqual(down.claims, [])
+        self.assertTrue(down.error)
+
+
+class ClaimsCommand(unittest.TestCase):
+    def test_json_output_lists_spans(self):
+        with open(GOLDEN, encoding="utf-8") as handle:
+            message = json.load(handle)[1]["message"]
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+            handle.write(message)
+        self.addCleanup(os.unlink, handle.name)
+        status, out, _ = run_cli("claims", "--message", handle.name, "--json")
+        self.assertEqual(status, 0)
+        self.assertEqual([c["text"] for c in json.loads(out)],
+                         ["Pushed fix/parser", "the suite is green"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,460 @@
+"""The Stop hooks of Claude Code and Codex, driven end to end with the fake model server.
+
+Each test copies a real-shaped session file (tests/data/transcripts, tests/data/hooks) into
+a temporary folder, writes the hook's JSON input naming it, runs `hook AGENT` in this
+process and reads what the agent would read: the JSON on standard output and the exit
+status. The fake models judge by the claim they are asked about and quote a real line of
+the log as they saw it, so the quote check passes exactly when the line is really there.
+"""
+
+import io
+import json
+import os
+import re
+import shutil
+import sys
+import threading
+import time
+from unittest import mock
+
+from receipt_pair import hook_records
+from receipt_pair.cli_hook import install_snippet
+from tests.fakeserver import FakeServer, Reply, answer
+from tests.helpers import DATA, TempDirTest, closed_port, run_cli
+
+TRANSCRIPTS = os.path.join(DATA, "transcripts")
+HOOKS = os.path.join(DATA, "hooks")
+RED = {  # sessions whose push was rejected and whose suite failed
+    "claude-code": (os.path.join(TRANSCRIPTS, "claude-code-session.jsonl"),
+                    os.path.join(TRANSCRIPTS, "hook-claude-code-stop.json")),
+    "codex": (os.path.join(TRANSCRIPTS, "codex-rollout-exec-command.jsonl"),
+              os.path.join(TRANSCRIPTS, "hook-codex-stop.json")),
+}
+GREEN = {  # sessions whose suite passed and whose push went through
+    "claude-code": (os.path.join(HOOKS, "claude-code-green.jsonl"),
+                    os.path.join(HOOKS, "hook-claude-code-green.json")),
+    "codex": (os.path.join(HOOKS, "codex-green.jsonl"),
+              os.path.join(HOOKS, "hook-codex-green.json")),
+}
+REJECTED = "! [rejected]        fix/parser -> fix/parser (non-fast-forward)"
+PUSHED = "3b2a6f1..9c41e07  fix/parser -> fix/parser"
+TURN = re.compile(r'<turn id="(T\d+)">\n<command>\n.*?\n</command>\n<output>\n(.*?)\n</output>',
+                  re.S)
+CLAIM = re.compile(r"^Claim: (.*)$", re.M)
+
+
+def read_json(path):
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def judge(rules):
+    """A scripted model: {words of the claim: (verdict, the output line it quotes)}.
+
+    The quote's turn is the turn whose output holds the line; a line not in the log the
+    model saw makes it answer not_shown, as an honest model would.
+    """
+    def reply(body):
+        text = body["messages"][-1]["content"]
+        claim = CLAIM.search(text).group(1).lower()
+        for words, (verdict, line) in rules.items():
+            if words.lower() in claim:
+                for turn, output in TURN.findall(text):
+                    if line in output:
+                        return answer(verdict, turn, line)
+        return answer("not_shown")
+    return reply
+
+
+RED_RULES = {"push": ("contradicted", REJECTED),
+             "suite": ("contradicted", "1 failed, 6 passed in 0.31s")}
+GREEN_RULES = {"push": ("shown", PUSHED),
+               "tests pass": ("shown", "7 passed in 0.29s"),
+               "suite": ("shown", "7 passed in 0.29s"),
+               "crash": ("shown", "has been updated")}
+
+
+class HookTest(TempDirTest):
+    def setUp(self):
+        super().setUp()
+        self.fake = FakeServer()
+        self.fake.__enter__()
+        self.addCleanup(self.fake.__exit__, None, None, None)
+        self.receipts = self.path("receipt-pair")
+
+    def session(self, agent, which=RED, **changes):
+        """Copy a session file here; return the path of a hook input naming it."""
+        source, hook = which[agent]
+        path = self.path(os.path.basename(source))
+        shutil.copy(source, path)
+        with open(hook, encoding="utf-8") as handle:
+            value = json.load(handle)
+        value["transcript_path"] = path
+        value.update(changes)
+        return self.write(f"hook-{len(os.listdir(self.dir))}.json", json.dumps(value))
+
+    def hook(self, agent, hook_input, *options, models=None):
+        self.fake.default = models or judge(RED_RULES)
+        status, out, err = run_cli("hook", agent, "--input", hook_input, "--base-url",
+                                   self.fake.base_url, "--model-a", "A", "--model-b", "B",
+                                   "--wait", "5", *options)
+        return status, (json.loads(out) if out.strip() else None), err
+
+    def records(self):
+        if not os.path.isdir(self.receipts):
+            return []
+        return [read_json(os.path.join(self.receipts, name))
+                for name in sorted(os.listdir(self.receipts)) if not name.endswith("state.json")]
+
+
+class Blocks(HookTest):
+    def test_a_contradicted_claim_blocks_with_the_quote(self):
+        for agent in ("claude-code", "codex"):
+            with self.subTest(agent):
+                status, out, err = self.hook(agent, self.session(agent))
+                self.assertEqual(status, 0)
+                self.assertEqual(out["decision"], "block")
+                self.assertIn("Your log contradicts", out["reason"])
+                self.assertIn(REJECTED, out["reason"])
+                self.assertIn("git push origin fix/parser", out["reason"])
+                self.assertIn("blocked the stop", err)
+
+    def test_codex_both_claims_and_both_quotes(self):
+        status, out, _ = self.hook("codex", self.session("codex"))
+        self.assertIn('"Pushed fix/parser"', out["reason"])
+        self.assertIn('"the suite is green"', out["reason"])
+        self.assertIn("1 failed, 6 passed in 0.31s", out["reason"])
+
+    def test_receipts_are_saved_and_re_derive(self):
+        self.hook("claude-code", self.session("claude-code"))
+        records = self.records()
+        self.assertEqual(len(records), 1)
+        receipt = records[0]
+        self.assertEqual((receipt["made_by"], receipt["answer"]), ("hook", "contradicted"))
+        self.assertEqual(receipt["hook"]["decision"], "block")
+        self.assertEqual(receipt["hook"]["claim"]["text"], "I pushed the parser fix to fix/parser")
+        self.assertEqual(receipt["hook"]["claim"]["start"], 0)
+        name = [n for n in os.listdir(self.receipts) if not n.endswith("state.json")][0]
+        status, out, _ = run_cli("verify", "--receipt", os.path.join(self.receipts, name))
+        self.assertEqual(status, 0, out)
+
+    def test_receipts_go_to_the_ledger_too(self):
+        ledger = self.path("ledger.jsonl")
+        self.hook("codex", self.session("codex"), "--ledger", ledger)
+        status, out, _ = run_cli("ledger", "verify", ledger)
+        self.assertEqual(status, 0, out)
+        status, out, _ = run_cli("ledger", "show", ledger, "--json")
+        self.assertEqual(len(json.loads(out)), len(self.records()))
+
+    def test_exit2_protocol(self):
+        status, out, err = self.hook("claude-code", self.session("claude-code"),
+                                     "--block-with", "exit2")
+        self.assertEqual(status, 2)
+        self.assertIsNone(out)
+        self.assertIn(REJECTED, err)
+        self.assertTrue(err.startswith("receipt-pair checked this claim"), err)
+        self.assertNotIn("blocked the stop", err)  # the agent reads all of it: the reason only
+
+    def test_receipts_folder_can_be_named(self):
+        folder = self.path("elsewhere")
+        self.hook("codex", self.session("codex"), "--receipts", folder)
+        self.assertEqual(len([n for n in os.listdir(folder) if n.endswith(".json")]), 3)
+
+
+class Passes(HookTest):
+    def test_shown_claims_let_the_agent_stop_silently(self):
+        for agent in ("claude-code", "codex"):
+            with self.subTest(agent):
+                status, out, err = self.hook(agent, self.session(agent, GREEN),
+                                             models=judge(GREEN_RULES))
+                self.assertEqual((status, out), (0, None))
+                self.assertIn("shown", err)
+                self.assertIn("the agent may stop", err)
+
+    def test_every_claim_is_asked_and_recorded(self):
+        self.hook("claude-code", self.session("claude-code", GREEN), models=judge(GREEN_RULES))
+        claims = [CLAIM.search(b["messages"][-1]["content"]).group(1)
+                  for b in self.fake.chats("A")]
+        self.assertEqual(claims, ["Fixed the empty-input crash in `parse()`", "all 7 tests pass",
+                                  "I pushed fix/parser"])
+        self.assertEqual([r["answer"] for r in self.records()], ["shown"] * 3)
+        self.assertEqual({r["hook"]["decision"] for r in self.records()}, {"allow"})
+
+    def test_a_message_without_claims_asks_nothing(self):
+        hook_input = self.session("claude-code", last_assistant_message="Want me to push it?")
+        status, out, err = self.hook("claude-code", hook_input, "--wait", "0")
+        self.assertEqual((status, out), (0, None))
+        self.assertEqual(self.fake.chats(), [])
+        self.assertIn("no claims", err)
+
+    def test_claims_can_be_given(self):
+        claims = self.write("claims.txt", "the suite is green\n")
+        status, out, _ = self.hook("codex", self.session("codex"), "--claims-from", claims)
+        self.assertEqual(out["decision"], "block")
+        self.assertNotIn("Pushed fix/parser", out["reason"])
+        self.assertEqual(self.records()[0]["hook"]["claim"]["source"], "given")
+
+
+class NotShown(HookTest):
+    MESSAGE = "I deployed the parser to staging."
+
+    def stop(self, *options, active=False, folder=None):
+        hook_input = self.session("claude-code", last_assistant_message=self.MESSAGE,
+                                  stop_hook_active=active)
+        # --wait 0: this message is not in the session file, which will never catch up.
+        return self.hook("claude-code", hook_input, "--receipts", folder or self.receipts,
+                         "--wait", "0", *options)
+
+    def test_block_once_blocks_the_first_stop_of_a_session_only(self):
+        status, out, _ = self.stop()
+        self.assertEqual(out["decision"], "block")
+        self.assertIn("Your log does not show 1 claim", out["reason"])
+        self.assertIn(self.MESSAGE[:-1], out["reason"])
+        _, out, _ = self.stop(active=True)  # the agent was sent back and stops again
+        self.assertNotIn("decision", out)
+        self.assertIn("already sent back once", out["systemMessage"])
+        _, out, _ = self.stop()  # a later turn of the same session
+        self.assertIn("already told once", out["systemMessage"])
+
+    def test_block_blocks_every_turn_but_never_a_continuation(self):
+        self.assertEqual(self.stop("--not-shown", "block")[1]["decision"], "block")
+        self.assertNotIn("decision", self.stop("--not-shown", "block", active=True)[1])
+        self.assertEqual(self.stop("--not-shown", "block")[1]["decision"], "block")
+
+    def test_allow_never_blocks_and_says_so(self):
+        status, out, _ = self.stop("--not-shown", "allow")
+        self.assertEqual(status, 0)
+        self.assertNotIn("decision", out)
+        self.assertIn("does not show", out["systemMessage"])
+
+    def test_stop_hook_active_never_blocks_for_not_shown(self):
+        for policy in ("block-once", "block", "allow"):
+            with self.subTest(policy):
+                _, out, _ = self.stop("--not-shown", policy, active=True,
+                                      folder=self.path(f"r-{policy}"))
+                self.assertNotIn("decision", out or {})
+
+
+class NeverLoops(HookTest):
+    def test_contradicted_blocks_at_most_max_blocks_in_a_row(self):
+        decisions = []
+        for active in (False, True, True, True):
+            _, out, _ = self.hook("codex", self.session("codex", stop_hook_active=active),
+                                  "--max-blocks", "2", "--receipts", self.receipts)
+            decisions.append(out.get("decision", "allow"))
+        self.assertEqual(decisions, ["block", "block", "allow", "allow"])
+        _, out, _ = self.hook("codex", self.session("codex"), "--max-blocks", "2",
+                              "--receipts", self.receipts)
+        self.assertEqual(out["decision"], "block")  # a new turn starts a new count
+
+    def test_a_lost_state_file_cannot_trap(self):
+        self.hook("codex", self.session("codex"), "--receipts", self.receipts)
+        for name in os.listdir(self.receipts):
+            if name.endswith("state.json"):
+                with open(os.path.join(self.receipts, name), "w") as handle:
+                    handle.write("{torn")
+        status, out, _ = self.hook("codex", self.session("codex", stop_hook_active=True),
+                                   "--receipts", self.receipts)
+        self.assertEqual((status, out["decision"]), (0, "block"))  # counted afresh: 1 of 3
+
+
+class Lagging(HookTest):
+    def lagging_session(self, agent, held_back):
+        """A session whose last `held_back` lines reach the disk after the hook starts."""
+        hook_input = self.session(agent)
+        path = read_json(hook_input)["transcript_path"]
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.readlines()
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.writelines(lines[:-held_back])
+
+        def write_the_rest():
+            time.sleep(0.3)
+            with open(path, "a", encoding="utf-8") as handle:
+                handle.write("".join(lines[-held_back:]))
+
+        writer = threading.Thread(target=write_the_rest)
+        self.addCleanup(writer.join)
+        return hook_input, writer
+
+    def test_the_hook_waits_for_the_push_and_the_final_message(self):
+        # Claude Code: the rejected push's result and the final message come late.
+        hook_input, writer = self.lagging_session("claude-code", 3)
+        writer.start()
+        status, out, err = self.hook("claude-code", hook_input, "--wait", "30")
+        self.assertEqual(out["decision"], "block", err)
+        self.assertIn(REJECTED, out["reason"])
+        self.assertNotIn("did not show the final message", err)
+
+    def test_without_the_message_in_the_input_it_is_read_from_the_session(self):
+        hook_input, writer = self.lagging_session("codex", 3)
+        value = read_json(hook_input)
+        del value["last_assistant_message"]
+        with open(hook_input, "w") as handle:
+            json.dump(value, handle)
+        writer.start()
+        status, out, err = self.hook("codex", hook_input, "--wait", "30")
+        self.assertEqual(out["decision"], "block", err)
+        self.assertIn('"Pushed fix/parser"', out["reason"])
+
+    def test_a_session_that_never_catches_up_is_checked_as_it_is(self):
+        hook_input = self.session("claude-code", last_assistant_message="I tagged v9.9.9.")
+        status, out, err = self.hook("claude-code", hook_input, "--wait", "0")
+        self.assertIn("did not show the final message", err)
+        self.assertEqual(status, 0)
+
+
+class CannotCheck(HookTest):
+    def test_a_server_that_is_down_blocks_nothing_and_says_so(self):
+        for agent in ("claude-code", "codex"):
+            with self.subTest(agent):
+                status, out, err = run_cli(
+                    "hook", agent, "--input", self.session(agent), "--base-url",
+                    f"http://127.0.0.1:{closed_port()}/v1", "--wait", "0", "--receipts",
+                    self.path(f"down-{agent}"))
+                self.assertEqual(status, 0)
+                self.assertNotIn("decision", json.loads(out))
+                self.assertIn("could not check", json.loads(out)["systemMessage"])
+                self.assertIn("could not check", err)
+                notes = [read_json(os.path.join(self.path(f"down-{agent}"), n))
+                         for n in os.listdir(self.path(f"down-{agent}"))
+                         if not n.endswith("state.json")]
+                self.assertTrue(notes)
+                for note in notes:
+                    self.assertEqual(note["schema"], hook_records.NOTE_SCHEMA)
+                    self.assertIsNone(note["answer"])
+                    self.assertIn("server down", note["hook"]["error"])
+                    self.assertEqual(note["hook"]["decision"], "allow")
+
+    def test_a_failed_model_call_blocks_nothing(self):
+        hook_input = self.session("claude-code")
+        self.fake.script("A", Reply(500, {"error": "model crashed"}))
+        status, out, err = self.hook("claude-code", hook_input)
+        self.assertEqual(status, 0)
+        self.assertNotIn("decision", out)
+        self.assertIn("model crashed", out["systemMessage"])
+        self.assertIsNotNone(self.records()[0]["models"][0]["error"])
+
+    def test_a_block_also_tells_the_person_what_could_not_be_checked(self):
+        claims = self.write("claims.txt", "the suite is green\nI tagged v2\n")
+        self.fake.script("A", judge(RED_RULES), Reply(500, {"error": "model crashed"}))
+        status, out, _ = self.hook("codex", self.session("codex"), "--claims-from", claims)
+        self.assertEqual(out["decision"], "block")
+        self.assertIn("could not be checked", out["reason"])
+        self.assertIn("model crashed", out["systemMessage"])
+
+    def test_bad_input_lets_the_agent_stop(self):
+        for text in ("not json", "[]", '{"stop_hook_active": "yes"}'):
+            with self.subTest(text):
+                status, out, err = self.hook("claude-code", self.write("bad.json", text))
+                self.assertEqual(status, 0)
+                self.assertIn("could not check", out["systemMessage"])
+
+    def test_other_events_and_missing_sessions_are_not_checked(self):
+        for changes in ({"hook_event_name": "PreToolUse"}, {"transcript_path": None}):
+            with self.subTest(changes):
+                status, out, _ = self.hook("codex", self.session("codex", **changes))
+                self.assertEqual(status, 0)
+                self.assertNotIn("decision", out)
+                self.assertEqual(self.fake.chats(), [])
+
+    def test_an_unreadable_session_blocks_nothing(self):
+        hook_input = self.session("claude-code")
+        path = read_json(hook_input)["transcript_path"]
+        with open(path, "a") as handle:
+            handle.write('["not a record"]\n')
+        status, out, _ = self.hook("claude-code", hook_input, "--wait", "0")
+        self.assertEqual(status, 0)
+        self.assertIn("cannot be read", out["systemMessage"])
+
+    def test_usage_errors_never_exit_2(self):
+        for argv in (["hook", "claude-code", "--not-shown", "sometimes"],
+                     ["hook", "cursor"],
+                     ["hook", "codex", "--claims-from", "-"]):
+            with self.subTest(argv):
+                status, _, _ = run_cli(*argv)
+                self.assertEqual(status, 1)
+
+    def test_receipts_that_cannot_be_written_do_not_change_the_answer(self):
+        blocker = self.write("a-file", "")
+        status, out, err = self.hook("claude-code", self.session("claude-code"), "--receipts",
+                                     os.path.join(blocker, "sub"))
+        self.assertEqual(out["decision"], "block")
+        self.assertIn("not saved", err)
+
+
+class Shapes(HookTest):
+    def test_standard_input(self):
+        with open(self.session("codex", GREEN), "rb") as handle:
+            stdin = io.TextIOWrapper(io.BytesIO(handle.read()))
+        self.fake.default = judge(GREEN_RULES)
+        with mock.patch.object(sys, "stdin", stdin):
+            status, out, _ = run_cli("hook", "codex", "--base-url", self.fake.base_url,
+                                     "--model-a", "A", "--model-b", "B")
+        self.assertEqual((status, out), (0, ""))
+
+    def test_subagent_stop_reads_the_subagents_own_session(self):
+        green = self.path("agent.jsonl")
+        shutil.copy(GREEN["claude-code"][0], green)
+        with open(GREEN["claude-code"][1]) as handle:
+            message = json.load(handle)["last_assistant_message"]
+        hook_input = self.session("claude-code", hook_event_name="SubagentStop",
+                                  agent_id="a1b2", agent_type="general-purpose",
+                                  agent_transcript_path=green, last_assistant_message=message)
+        status, out, _ = self.hook("claude-code", hook_input, models=judge(GREEN_RULES))
+        self.assertEqual((status, out), (0, None))
+        self.assertEqual(self.records()[0]["hook"]["agent_id"], "a1b2")
+        self.assertEqual(self.records()[0]["hook"]["session_file"], green)
+
+    def test_a_model_may_split_but_only_pieces_of_the_message_are_checked(self):
+        self.fake.script("S", json.dumps({"claims": ["the suite is green",
+                                                     "I also deployed to prod"]}))
+        status, out, err = self.hook("codex", self.session("codex"), "--split", "model",
+                                     "--split-model", "S")
+        self.assertEqual(out["decision"], "block")
+        self.assertNotIn('"Pushed fix/parser"', out["reason"])
+        self.assertIn("not in the message", err)
+        self.assertEqual(self.records()[0]["hook"]["claim"]["source"], "model")
+
+    def test_a_split_model_that_fails_falls_back_to_plain_code(self):
+        self.fake.script("S", Reply(500, {"error": "no such model"}))
+        status, out, err = self.hook("codex", self.session("codex"), "--split", "model",
+                                     "--split-model", "S")
+        self.assertIn("split in plain code instead", err)
+        self.assertIn('"Pushed fix/parser"', out["reason"])
+
+
+class Snippets(TempDirTest):
+    def snippet(self, agent, *options):
+        status, out, err = run_cli("hook", agent, "--install-snippet", *options)
+        self.assertEqual(status, 0)
+        return json.loads(out), err
+
+    def test_the_hooks_shape_for_each_agent(self):
+        for agent, settings in (("claude-code", "settings.json"), ("codex", "hooks.json")):
+            with self.subTest(agent):
+                value, where = self.snippet(agent)
+                self.assertEqual(list(value), ["hooks"])
+                self.assertEqual(sorted(value["hooks"]), ["Stop", "SubagentStop"])
+                for event in ("Stop", "SubagentStop"):
+                    groups = value["hooks"][event]
+                    self.assertEqual(len(groups), 1)
+                    self.assertNotIn("matcher", groups[0])
+                    handler, = groups[0]["hooks"]
+                    self.assertEqual(handler["type"], "command")
+                    self.assertEqual(handler["timeout"], 600)
+                    self.assertTrue(handler["command"].endswith(f"hook {agent}"))
+                self.assertIn(settings, where)
+
+    def test_options_given_are_carried_into_the_command(self):
+        value, _ = self.snippet("codex", "--base-url", "http://127.0.0.1:18080/v1",
+                                "--model-a", "qwen2.5-coder-0.5b", "--not-shown", "allow")
+        command = value["hooks"]["Stop"][0]["hooks"][0]["command"]
+        self.assertIn("--base-url http://127.0.0.1:18080/v1", command)
+        self.assertIn("--model-a qwen2.5-coder-0.5b", command)
+        self.assertIn("--not-shown allow", command)
+        self.assertNotIn("--model-b", command)
+
+    def test_install_snippet_is_a_pure_function(self):
+        self.assertEqual(install_snippet("codex", "x")["hooks"]["Stop"][0]["hooks"][0],
+                         {"type": "command", "command": "x", "timeout": 600})

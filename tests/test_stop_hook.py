@@ -1,0 +1,217 @@
+"""The pure parts of the Stop hook: its input, the final message read from a session file,
+the bounded wait (on a fake clock), and the policy table of `decide`."""
+
+import json
+import os
+import unittest
+from types import SimpleNamespace
+
+from receipt_pair.claims import Claim
+from receipt_pair.errors import InputError
+from receipt_pair.rules import Quote
+from receipt_pair.stop_hook import (HookState, Outcome, decide, final_message,
+                                    parse_hook_input, same_message, wait_for_session)
+from tests.helpers import DATA, TempDirTest
+
+TRANSCRIPTS = os.path.join(DATA, "transcripts")
+HOOKS = os.path.join(DATA, "hooks")
+
+
+def read(path):
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def outcome(answer, text="I pushed it", failed=()):
+    """An Outcome whose result says `answer` (None: the claim could not be checked)."""
+    if answer is None:
+        return Outcome(Claim(text), error="server down: refused")
+    shown = [SimpleNamespace(id="T1", cmd="git push")]
+    quotes = (Quote("A", "T1", "! [rejected] main -> main"),) if answer != "not shown" else ()
+    return Outcome(Claim(text), SimpleNamespace(answer=answer, failed=list(failed),
+                                                quotes=quotes, shown=shown))
+
+
+class Input(unittest.TestCase):
+    def test_the_fixtures_of_both_agents(self):
+        for name in ("hook-claude-code-stop.json", "hook-codex-stop.json"):
+            with self.subTest(name):
+                with open(os.path.join(TRANSCRIPTS, name), "rb") as handle:
+                    hook = parse_hook_input(handle.read())
+                self.assertEqual(hook.event, "Stop")
+                self.assertFalse(hook.stop_hook_active)
+                self.assertTrue(hook.last_assistant_message)
+                self.assertEqual(hook.session_path, hook.transcript_path)
+
+    def test_subagent_stop_prefers_the_subagents_file(self):
+        hook = parse_hook_input(json.dumps({
+            "session_id": "s", "transcript_path": "/main.jsonl", "hook_event_name":
+            "SubagentStop", "agent_id": "a", "agent_transcript_path": "/sub.jsonl"}).encode())
+        self.assertEqual((hook.session_path, hook.key), ("/sub.jsonl", "s.a"))
+
+    def test_codex_null_fields(self):
+        hook = parse_hook_input(b'{"session_id": "s", "transcript_path": null, '
+                                b'"last_assistant_message": null, "stop_hook_active": true}')
+        self.assertIsNone(hook.session_path)
+        self.assertIsNone(hook.last_assistant_message)
+        self.assertTrue(hook.stop_hook_active)
+
+    def test_bad_inputs_are_input_errors(self):
+        for data in (b"", b"{", b"[]", b'{"stop_hook_active": 1}', b'{"transcript_path": 3}',
+                     b"\xff"):
+            with self.subTest(data):
+                with self.assertRaises(InputError):
+                    parse_hook_input(data)
+
+
+class FinalMessage(unittest.TestCase):
+    def test_each_fixture(self):
+        cases = [
+            (os.path.join(TRANSCRIPTS, "claude-code-session.jsonl"), "claude-code",
+             "I pushed the parser fix to fix/parser.", False),  # a tool call came after it
+            (os.path.join(HOOKS, "claude-code-green.jsonl"), "claude-code",
+             "Fixed the empty-input crash in `parse()`; all 7 tests pass and I pushed "
+             "fix/parser.", True),
+            (os.path.join(TRANSCRIPTS, "codex-rollout-exec-command.jsonl"), "codex",
+             "Pushed fix/parser; the suite is green.", True),
+            (os.path.join(HOOKS, "codex-green.jsonl"), "codex",
+             "Pushed fix/parser; the suite is green (7 passed).", True),
+        ]
+        for path, fmt, message, last in cases:
+            with self.subTest(os.path.basename(path)):
+                self.assertEqual(final_message(read(path), fmt), (message, last))
+
+    def test_one_message_split_over_lines_is_joined(self):
+        lines = [{"type": "assistant", "message": {"id": "m1", "content": [
+            {"type": "text", "text": part}]}} for part in ("Pushed main.", "Tests pass.")]
+        text = "\n".join(json.dumps(line) for line in lines)
+        self.assertEqual(final_message(text, "claude-code"), ("Pushed main.\nTests pass.", True))
+
+    def test_sidechain_words_are_not_the_main_agents(self):
+        lines = [{"type": "assistant", "message": {"id": "m1", "content": "Main done."}},
+                 {"type": "assistant", "isSidechain": True,
+                  "message": {"id": "m2", "content": [{"type": "text", "text": "Sub done."}]}}]
+        text = "\n".join(json.dumps(line) for line in lines)
+        self.assertEqual(final_message(text, "claude-code")[0], "Main done.")
+
+    def test_nothing_yet_and_torn_lines(self):
+        self.assertEqual(final_message("", "codex"), (None, False))
+        torn = read(os.path.join(HOOKS, "codex-green.jsonl"))[:-40]
+        self.assertEqual(final_message(torn, "codex")[0],
+                         "Pushed fix/parser; the suite is green (7 passed).")
+
+    def test_same_message_ignores_whitespace_only(self):
+        self.assertTrue(same_message("Pushed  main.\n", "Pushed main."))
+        self.assertTrue(same_message("Pushed main.", "Pushed main.\n\nTests pass."))
+        self.assertFalse(same_message("Pushed main.", "Pushed dev."))
+        self.assertFalse(same_message("Pushed main.", None))
+
+
+class Wait(TempDirTest):
+    def clock(self):
+        now = [0.0]
+        return (lambda: now[0]), (lambda seconds: now.__setitem__(0, now[0] + seconds)), now
+
+    def test_returns_at_once_when_caught_up(self):
+        path = self.write("s.jsonl", read(os.path.join(HOOKS, "codex-green.jsonl")))
+        clock, sleep, now = self.clock()
+        text, caught_up = wait_for_session(path, "codex", "Pushed fix/parser; the suite is "
+                                           "green (7 passed).", 5, clock=clock, sleep=sleep)
+        self.assertTrue(caught_up)
+        self.assertEqual(now[0], 0.0)
+
+    def test_gives_up_after_the_wait_with_what_there_is(self):
+        path = self.write("s.jsonl", read(os.path.join(HOOKS, "codex-green.jsonl")))
+        clock, sleep, now = self.clock()
+        text, caught_up = wait_for_session(path, "codex", "Something else.", 2, clock=clock,
+                                           sleep=sleep)
+        self.assertFalse(caught_up)
+        self.assertIn("session_meta", text)
+        self.assertGreaterEqual(now[0], 2.0)
+        self.assertLess(now[0], 2.2)
+
+    def test_a_file_that_does_not_exist_yet(self):
+        clock, sleep, _ = self.clock()
+        self.assertEqual(wait_for_session(self.path("none.jsonl"), "codex", None, 1,
+                                          clock=clock, sleep=sleep), (None, False))
+
+    def test_the_file_appears_while_waiting(self):
+        path = self.path("late.jsonl")
+        content = read(os.path.join(HOOKS, "claude-code-green.jsonl"))
+        clock, tick, now = self.clock()
+
+        def sleep(seconds):
+            tick(seconds)
+            if now[0] >= 0.5 and not os.path.exists(path):
+                self.write("late.jsonl", content)
+
+        text, caught_up = wait_for_session(path, "claude-code", None, 5, clock=clock,
+                                           sleep=sleep)
+        self.assertTrue(caught_up)
+        self.assertLess(now[0], 1.0)
+
+
+class Policy(unittest.TestCase):
+    def test_the_table(self):
+        # (answers, stop_hook_active, policy, state before) -> blocked for
+        cases = [
+            (["shown"], False, "block-once", HookState(), []),
+            (["contradicted"], False, "block-once", HookState(), ["contradicted"]),
+            (["contradicted"], True, "block-once", HookState(2, False), ["contradicted"]),
+            (["contradicted"], True, "block-once", HookState(3, False), []),
+            (["contradicted"], False, "block-once", HookState(3, False), ["contradicted"]),
+            (["not shown"], False, "block-once", HookState(), ["not shown"]),
+            (["not shown"], False, "block-once", HookState(0, True), []),
+            (["not shown"], False, "block", HookState(0, True), ["not shown"]),
+            (["not shown"], False, "allow", HookState(), []),
+            (["not shown"], True, "block", HookState(), []),
+            (["not shown"], True, "block-once", HookState(), []),
+            ([None], False, "block", HookState(), []),
+            (["contradicted", None, "not shown"], False, "block-once", HookState(),
+             ["contradicted", "not shown"]),
+        ]
+        for answers, active, policy, state, blocked_for in cases:
+            with self.subTest(answers=answers, active=active, policy=policy, state=state):
+                decision = decide([outcome(a) for a in answers], active, policy, 3, state)
+                self.assertEqual(decision.blocked_for, blocked_for)
+                self.assertEqual(decision.block, bool(blocked_for))
+                self.assertEqual(bool(decision.reason), bool(blocked_for))
+
+    def test_a_failed_model_is_could_not_check(self):
+        failed = outcome("contradicted", failed=[SimpleNamespace(arm="B", error="timed out")])
+        decision = decide([failed], False)
+        self.assertFalse(decision.block)
+        self.assertIn("timed out", decision.notice)
+
+    def test_the_state_it_leaves(self):
+        self.assertEqual(decide([outcome("contradicted")], True, state=HookState(1)).state,
+                         HookState(2, False))
+        self.assertEqual(decide([outcome("shown")], True, state=HookState(2)).state,
+                         HookState(0, False))
+        capped = decide([outcome("contradicted")], True, state=HookState(3))
+        self.assertEqual(capped.state.blocks_in_a_row, 3)  # stays let stop
+        self.assertIn("let stop", capped.notice)
+        self.assertTrue(decide([outcome("not shown")], False).state.not_shown_blocked)
+
+    def test_the_reason_lists_claims_and_quotes(self):
+        decision = decide([outcome("contradicted", "I pushed main"),
+                           outcome("not shown", "the tests pass"), outcome(None, "I tagged")],
+                          False)
+        self.assertIn('- "I pushed main"', decision.reason)
+        self.assertIn("T1 `git push` printed:", decision.reason)
+        self.assertIn("! [rejected] main -> main", decision.reason)
+        self.assertIn('- "the tests pass"', decision.reason)
+        self.assertIn("could not be checked", decision.reason)
+        self.assertIn("server down", decision.notice)
+
+    def test_the_reason_is_bounded(self):
+        many = [outcome("not shown", "I pushed " + "x" * 400 + str(i)) for i in range(40)]
+        self.assertLessEqual(len(decide(many, False).reason), 6000)
+
+    def test_unknown_policy(self):
+        with self.assertRaises(ValueError):
+            decide([], False, "sometimes")
+
+
+if __name__ == "__main__":
+    unittest.main()
