@@ -52,8 +52,24 @@ def _not_two(code):
     return errors.EXIT_NO_RECEIPT if code == errors.EXIT_USAGE else code
 
 
+def _not_text(argv):
+    """The first argument that is not valid text (a byte that was not UTF-8 reaches Python
+    as a lone surrogate), as (its position, it), or None."""
+    for number, arg in enumerate(argv, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            return number, arg.encode("utf-8", "backslashreplace").decode("ascii")
+    return None
+
+
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
+    bad = _not_text(argv)
+    if bad:
+        print(f"receipt-pair: argument {bad[0]} ({bad[1]}) is not valid UTF-8 text",
+              file=sys.stderr)
+        return errors.EXIT_USAGE
     argv, command_argv = _split_command(argv)
     parser = build_parser()
     as_hook = bool(argv) and argv[0] in _RUN_AS_HOOK

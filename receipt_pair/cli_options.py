@@ -26,8 +26,8 @@ from .rules import DEFAULT_RULE, RULES
 
 def json_object(text):
     try:
-        value = json.loads(text)
-    except ValueError as exc:
+        value = loads_strict(text)
+    except ValueError as exc:  # NaN, nesting beyond reason and lone surrogates included
         raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
     if not isinstance(value, dict):
         raise argparse.ArgumentTypeError("must be a JSON object, like '{\"top_k\": 1}'")
@@ -55,13 +55,17 @@ def count_int(text):
     return value
 
 
+# The longest wait any option may ask for: a day. More (or infinity) no clock can hold.
+MAX_SECONDS = 86400.0
+
+
 def positive_float(text):
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be more than 0")
+    if not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_SECONDS:g}")
     return value
 
 

@@ -193,7 +193,11 @@ class Client(Transport):
         """The row of `servers.KINDS` for this server, detected once by GET requests."""
         with self._lock:
             if self._server is None:
-                self._server = self._detect()
+                self._probe_deadline = time.monotonic() + self.timeout
+                try:
+                    self._server = self._detect()
+                finally:
+                    self._probe_deadline = None
             return self._server
 
     def kind(self):

@@ -27,6 +27,19 @@ _LOOK_ALIKES = {
     "κ": "k", "ν": "v", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "α": "a", "ε": "e",
     # Latin letters that read as others
     "ı": "i", "ȷ": "j", "ℓ": "l", "ǀ": "l",
+    # Armenian, Coptic and more Greek
+    "Օ": "O", "օ": "o", "Ս": "U", "ս": "u", "Տ": "S", "հ": "h", "ո": "n", "ց": "g",
+    "զ": "q", "ա": "w", "ⲟ": "o", "Ⲟ": "O", "ⲣ": "p", "Ⲣ": "P", "ⲥ": "c", "Ⲥ": "C",
+    "ϲ": "c", "Ϲ": "C", "ϳ": "j", "Ϳ": "J", "ɑ": "a", "ɩ": "i", "ʋ": "u",
+    # Cherokee capitals (its small letters are folded to them first)
+    "Ꭺ": "A", "Ᏼ": "B", "Ꮯ": "C", "Ꭰ": "D", "Ꭼ": "E", "Ꮐ": "G", "Ꮋ": "H", "Ꭵ": "I",
+    "Ꭻ": "J", "Ꮶ": "K", "Ꮮ": "L", "Ꮇ": "M", "Ꮎ": "O", "Ꮲ": "P", "Ꭱ": "R", "Ꮪ": "S",
+    "Ꭲ": "T", "Ꮩ": "V", "Ꮃ": "W", "Ꮓ": "Z",
+    # Lisu, whose letters are drawn as Latin capitals
+    "ꓮ": "A", "ꓐ": "B", "ꓚ": "C", "ꓓ": "D", "ꓰ": "E", "ꓝ": "F", "ꓖ": "G", "ꓧ": "H",
+    "ꓲ": "I", "ꓙ": "J", "ꓗ": "K", "ꓡ": "L", "ꓟ": "M", "ꓠ": "N", "ꓳ": "O", "ꓑ": "P",
+    "ꓣ": "R", "ꓢ": "S", "ꓔ": "T", "ꓴ": "U", "ꓦ": "V", "ꓪ": "W", "ꓫ": "X", "ꓬ": "Y",
+    "ꓜ": "Z",
     # small capitals, which NFKC leaves alone
     "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h",
     "ɪ": "i", "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p",
@@ -47,7 +60,7 @@ def fold_char(ch):
         category = unicodedata.category(part)
         if category in ("Mn", "Me", "Cf"):  # combining strokes, zero-width and bidi controls
             continue
-        out.append(_LOOK_ALIKES.get(part, part))
+        out.append(_LOOK_ALIKES.get(part) or _LOOK_ALIKES.get(part.upper(), part))
     return unicodedata.normalize("NFKC", "".join(out))
 
 
@@ -89,7 +102,15 @@ def readings(text):
     shown = "\n".join(_visual(line) or line for line in text.split("\n"))
     if shown != text:
         found.append(fold(shown)[0])
+    # The line with the marks of terminal sequences taken out, as the letters are drawn:
+    # "rej<ESC[?25l>ected" reads "rejected" on a screen.
+    drawn = _MARKS.sub("", text)
+    if drawn != text:
+        found.append(fold(drawn)[0])
     return found
+
+
+_MARKS = re.compile(r"<ESC[^<>\n]{0,40}>|<CR>|<BS>")
 
 
 # Counts of nothing ("0 failed", "errors: 0", "no errors") are how a clean run reports
@@ -101,8 +122,10 @@ _BENIGN = re.compile(
            rejected|aborted|killed|timeouts?|timed\s+out|conflicts?|cancell?ed|
            vulnerabilities|missing|invalid|broken|violations?|crash(?:es|ed)?|unhealthy|
            warnings?|unavailable|expired)\b
+        (?!\s*[:=]\s*[1-9])  # "changed=0 failed=1": the 0 is another key's, failed is 1
   | \b(?:failed|failures?|failing|errors?|errored|exceptions?|rejected|timeouts?|fatal|
-         conflicts?|missing|invalid|violations?|warnings?)\s*[:=]\s*(?:0|none)(?![.\d])
+         conflicts?|missing|invalid|violations?|warnings?|unreachable)\s*[:=]\s*(?:0|none)
+        (?![.\d])
   | \bwithout\s+(?:any\s+)?(?:errors?|failures?|conflicts?)\b
   | \berror[- ]free\b
   | \b(?:exit|exited|return)(?:\s+with)?(?:\s+(?:code|status))?\s*[:=]?\s*0\b
@@ -120,7 +143,8 @@ _FAILURE_WORDS = re.compile(
        timeout|panic|panicked|segmentation\s+fault|segfault|core\s+dumped|cannot|can't|
        could\s+not|couldn't|unable\s+to|not\s+found|no\s+such\s+file|unauthori[sz]ed|
        forbidden|declined|bounced|undeliverable|cancell?ed|conflict|conflicts|
-       unsuccessful|rolled\s+back|rolling\s+back|expired|
+       unsuccessful|rolled\s+back|rolling\s+back|rollback|expired|degraded|
+       has\s+no\s+installation\s+candidate|
        invalid|missing|crashed|crash|halted|broken|unreachable|unavailable|unhealthy|
        evicted|out\s+of\s+memory|no\s+space\s+left|disk\s+full|quota\s+exceeded|
        deadline\s+exceeded|exceeded|insufficient|suspended|blocked|violations?)
@@ -128,9 +152,12 @@ _FAILURE_WORDS = re.compile(
   | \bexit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?\s*[:=]?\s*-?[1-9]\d*\b
   | \breturn\s+(?:code|status)\s*[:=]?\s*-?[1-9]\d*\b
   | \brc\s*[:=]\s*-?[1-9]\d*\b
-  | \bnon-?zero\s+(?:exit|status|return)
+  | \bnon-?zero\s+(?:exit|status|return|code)
   | \bHTTP/\d(?:\.\d)?\s+[45]\d\d\b
   | \b(?:status|code|response|http)\s*[:=]?\s*[45]\d\d\b
+  | \b(?:status|status_?code|statusCode|code)"?\s*[:=]\s*"?[45]\d\d\b  # "status": "401"
+  | ^\s*\u00d7\s  # vitest's mark of a failed test
+  | ^E:\s  # apt's errors
   | \b[45]\d\d\s+(?:Bad\s+Request|Unauthorized|Payment\s+Required|Forbidden|Not\s+Found|
        Method\s+Not\s+Allowed|Not\s+Acceptable|Request\s+Time-?out|Conflict|Gone|
        Precondition\s+Failed|Payload\s+Too\s+Large|Unprocessable|Too\s+Many\s+Requests|
@@ -145,7 +172,7 @@ _FAILURE_WORDS = re.compile(
        incorrect_cvc|processing_error|requires_payment_method|lost_card|stolen_card)
   | \b[a-z_]+\.(?:failed|declined|canceled|cancelled|failure|errored|bounced|dropped)\b
     """,
-    re.I | re.X,
+    re.I | re.X | re.M,
 )
 # Case-sensitive names: exception classes (AssertionError, IOException), Kubernetes pod
 # states and reasons, and the upper-case states of cloud stacks (CREATE_FAILED).
@@ -157,6 +184,11 @@ _FAILURE_NAMES = re.compile(
        CreateContainerError|InvalidImageName|NodeNotReady|NotReady)\b
   | \b[A-Z]+(?:_[A-Z]+)*_(?:FAILED|FAILURE|ERROR|ROLLBACK|ROLLED_BACK|DENIED|REJECTED|
        TIMEOUT|TIMED_OUT|CANCELLED|CANCELED|ABORTED)(?:_[A-Z]+)*\b
+  | \bERR_[A-Z0-9_]+\b  # ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL, ERR_CONNECTION_REFUSED
+  | \b[A-Z]+(?:\.[A-Z_]+)*\.(?:DENIED|DECLINED|FAILED|FAILURE|REVERSED|REFUNDED|
+       CANCELLED|CANCELED|VOIDED|EXPIRED|REJECTED)\b  # PAYMENT.CAPTURE.DENIED
+  | (?<=/)(?:FAILURE|FAILED|ERROR|ABORT|TIMEOUT|KILL|SIGKILL)\b  # status=1/FAILURE
+  | \bUNSTABLE\b  # Jenkins: tests failed
   | \b(?:ROLLBACK|ROLLED_BACK|UPDATE_ROLLBACK)_[A-Z_]+\b
     """,
     re.X,

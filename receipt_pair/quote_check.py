@@ -84,20 +84,22 @@ def locate_quote(quote, cited, shown):
 def quoted_lines(quote, cited):
     """For each place `quote` sits in the cited output the model saw: the whole line(s) it
     sits in, taken from the output before any cut (a line cut mid-way is judged whole), and
-    where the quote starts in that uncut output."""
-    found = []
+    where the quote starts in that uncut output (its last place in that line). A line the
+    quote sits in many times is given once: each line is judged once, however often the
+    quote repeats along it."""
+    lines = {}
+    text = cited.readable
     for part, start in zip(cited.output_parts, cited.part_starts):
         at = part.find(quote)
         while at != -1:
             begin = start + at
             end = begin + len(quote)
-            text = cited.readable
             first = text.rfind("\n", 0, begin) + 1
             last = text.find("\n", end)
-            line = text[first:len(text) if last == -1 else last]
-            found.append((unshow_invisible(line), begin))
+            last = len(text) if last == -1 else last
+            lines[(first, last)] = begin
             at = part.find(quote, at + 1)
-    return found
+    return [(unshow_invisible(text[first:last]), begin) for (first, last), begin in lines.items()]
 
 
 def _too_short(quote, lines):

@@ -207,7 +207,19 @@ def _record_problem(record):
     """What makes a decoded line not an answers record, or None."""
     if not isinstance(record, dict) or record.get("schema") not in ANSWERS_SCHEMAS:
         return f"not a receipt-pair answers record (schema must be {ANSWERS_SCHEMA!r})"
+    if record.get("kind") == "items":
+        models, extra = record.get("models"), record.get("extra")
+        if not (isinstance(models, dict) and all(isinstance(models.get(a), str) for a in "AB")):
+            return "the items record must name models A and B"
+        if extra is not None and not (isinstance(extra, dict) and all(
+                isinstance(extra.get(a, {}), dict) for a in "AB")):
+            return "the items record's extra fields must be objects for A and B"
     if record.get("kind") == "answer":
+        for key in ("verdict", "turn", "reason"):
+            if not (record.get(key) is None or isinstance(record.get(key), str)):
+                return f"an answer's '{key}' must be text or null"
+        if not isinstance(record.get("quote", ""), str):
+            return "an answer's 'quote' must be text"
         if not isinstance(record.get("id"), str) or record.get("arm") not in ("A", "B"):
             return "an answer needs a text 'id' and an 'arm' of A or B"
         if record.get("answer") not in ANSWERS or not isinstance(record.get("code"), str):

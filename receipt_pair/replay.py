@@ -279,6 +279,23 @@ def _witness_reading_problems(witness, record):
     return problems
 
 
+_LATER_FIELDS = ("receipt_sha256", "made_by", "gate")
+_LATER_MODEL_FIELDS = ("schema_sent", "server", "unapplied", "verdict_probabilities",
+                       "confidence")
+
+
+def _later_fields(receipt):
+    """The fields of a receipt that schema 1 never had."""
+    found = [key for key in _LATER_FIELDS if key in receipt]
+    witness = receipt.get("witness")
+    if isinstance(witness, dict) and any(k in witness for k in ("record", "problem")):
+        found.append("a witness record")
+    if any(isinstance(m, dict) and any(k in m for k in _LATER_MODEL_FIELDS)
+           for m in receipt.get("models") or []):
+        found.append("the models' later fields")
+    return found
+
+
 def _witness_problems_v1(receipt, witness, turns):
     problems = []
     if witness.get("record_sha256") != receipt["log"].get("sha256"):
@@ -324,6 +341,11 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
         return [problem or turn_problem]
     differences = []
     current = receipt["schema"] == RECEIPT_SCHEMA
+    later = _later_fields(receipt)
+    if not current and later:
+        # A receipt relabelled as schema 1 would skip the checks schema 1 had no data for.
+        return [f"a schema 1 receipt cannot hold {', '.join(later)}, which only later "
+                "receipts have: it was relabelled"]
     if current and receipt.get("receipt_sha256") != canonical_sha256(receipt, "receipt_sha256"):
         differences.append("the receipt's own sha256 differs: it was edited after it was made")
     max_turns, models = receipt["max_turns"], receipt["models"]

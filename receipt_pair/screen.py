@@ -1,39 +1,68 @@
 """The screen a person watching the terminal would have seen at the end of a command.
 
-`hidden_text` replays the output's control sequences (see terminal.py) on an unbounded
-screen and reports the failure markers of which some character is no longer visible:
-overwritten, erased, concealed, scrolled away, left on the alternate screen, or never drawn
-at all. Work is bounded: a replay that would take too long is itself reported as hidden
-text, so such output can never back a `shown` (fail closed).
+`hidden_text` replays the output's control sequences (see terminal.py) and reports the
+failure markers of which some character is no longer visible: overwritten, erased,
+concealed, scrolled out of a scroll region, left on the alternate screen, or never drawn
+at all. A terminal has a size the log does not record, and the same bytes hide different
+text on different sizes (a long line wraps on a narrow screen; a cursor sent to row 500
+stops at the bottom of a short one), so the output is replayed on several screens, one
+without edges and common real sizes, and a marker hidden on any of them counts (fail
+closed). Text that merely scrolls off the top of the whole screen stays in the scrollback,
+where a person scrolling back sees it: that is not hidden.
+
+Work is bounded: a replay that would take too long is itself reported as hidden text, so
+such output can never back a `shown`.
 """
+
+import unicodedata
 
 from .terminal import (HARMLESS_ESC, MAX_PARAM, OTHER_CONTROLS, SEQUENCE, Style, has_overwrite,
                        numbers, prepare)
 
-# Units of replay work (cells written or erased, rows shifted) before the replay gives up.
+# Units of replay work (cells written or erased, rows shifted) before a replay gives up.
 MAX_WORK = 4_000_000
 TOO_COMPLEX = "(terminal sequences too many to replay)"
+# The screens replayed: (columns, rows), None for no edge.
+GEOMETRIES = ((None, None), (80, 24), (132, 43))
 
 
 class _TooMuch(Exception):
     pass
 
 
+def _cell_width(ch):
+    """Columns a character takes: 0 for combining marks and format characters, 2 for wide
+    East Asian letters, else 1."""
+    if ch.isascii():
+        return 1
+    if unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
 class _Screen:
-    """An unbounded screen: rows of cells, each cell holding the id of the character in it.
+    """Rows of cells, each holding the id of the character drawn in it; rows are absolute
+    (0 is the first line ever printed), and `top` is the row shown at the screen's top.
 
     A printed character is visible at the end only if its id is still in a cell of the
-    screen being shown and it was not printed concealed.
+    screen being shown (its rows and the scrollback above them) and it was not printed
+    concealed.
     """
 
-    def __init__(self):
+    def __init__(self, width=None, height=None):
+        self.width, self.height = width, height
         self.buffers = {"main": {}, "alt": {}}
         self.current = "main"
+        self.top = 0
         self.row = self.col = 0
         self.saved = (0, 0)
+        self.region = None  # (first, last) screen rows of a scroll region, 0-based
+        self.origin = False  # origin mode: row 1 is the region's first row
+        self.autowrap = True
         self.style = Style()
         self.chars = []  # id -> (character, concealed)
-        self.runs = [[]]  # ids printed between two cursor operations
+        self.printed = []  # ids in the order printed, with None where a line ended
+        self.last = None  # the last character printed (for CSI b, repeat)
         self.work = 0
 
     @property
@@ -45,26 +74,113 @@ class _Screen:
         if self.work > MAX_WORK:
             raise _TooMuch()
 
-    def end_run(self):
-        if self.runs[-1]:
-            self.runs.append([])
+    # -- where the cursor may go ---------------------------------------------------------
+
+    def bounds(self):
+        """(first, last) absolute rows the cursor may move within (the region, if any)."""
+        if self.height is None:
+            return 0, None
+        if self.region and self.region_holds_cursor():
+            return self.top + self.region[0], self.top + self.region[1]
+        return self.top, self.top + self.height - 1
+
+    def region_holds_cursor(self):
+        first, last = self.region
+        return self.top + first <= self.row <= self.top + last
+
+    def set_row(self, row):
+        first, last = self.bounds()
+        row = max(first, row)
+        self.row = row if last is None else min(last, row)
+
+    def set_col(self, col):
+        col = max(0, col)
+        self.col = col if self.width is None else min(self.width - 1, col)
+
+    def home_row(self, n):
+        """The absolute row of screen row `n` (1-based), as CSI H reads it."""
+        if self.height is None:
+            return n - 1
+        if self.origin and self.region:
+            return self.top + self.region[0] + n - 1
+        return self.top + n - 1
+
+    # -- scrolling -----------------------------------------------------------------------
+
+    def line_feed(self):
+        """Down a line; at the bottom of a region or of the screen, scroll."""
+        if self.height is None:
+            self.row += 1
+            return
+        first, last = self.bounds()
+        if self.row < last:
+            self.row += 1
+        elif self.region and self.region != (0, self.height - 1):
+            self.scroll_rows(first, last, -1)  # the region's top line is gone
+        else:
+            self.top += 1  # the whole screen scrolls; its top line goes to the scrollback
+            self.row += 1
+
+    def reverse_line_feed(self):
+        first, last = self.bounds()
+        if self.row > first:
+            self.row -= 1
+        elif last is None:
+            self.shift_rows(0, 1)
+        else:
+            self.scroll_rows(first, last, 1)
+
+    def scroll_rows(self, first, last, by):
+        """Move rows first..last by `by` (negative: up); rows pushed past the edges are gone."""
+        rows = self.rows
+        self.spend(len(rows))
+        moved = {}
+        for row, line in rows.items():
+            if first <= row <= (last if last is not None else row):
+                target = row + by
+                if first <= target <= (last if last is not None else target):
+                    moved[target] = line
+            else:
+                moved[row] = line
+        self.buffers[self.current] = moved
+
+    def shift_rows(self, start, by):
+        rows = self.rows
+        self.spend(len(rows))
+        self.buffers[self.current] = {(r + by if r >= start else r): line
+                                      for r, line in rows.items() if r < start or r + by >= 0}
+
+    # -- drawing -------------------------------------------------------------------------
 
     def put(self, ch):
+        width = _cell_width(ch)
         self.spend(1)
         ident = len(self.chars)
         self.chars.append((ch, self.style.hidden))
-        self.rows.setdefault(self.row, {})[self.col] = ident
-        self.runs[-1].append(ident)
-        self.col += 1
+        self.printed.append(ident)
+        if width == 0:  # a combining mark: drawn with the character before it
+            return
+        if self.width is not None and self.col + width > self.width:
+            if self.autowrap:
+                self.line_feed()
+                self.col = 0
+            else:
+                self.col = self.width - width  # the last column is written over
+        line = self.rows.setdefault(self.row, {})
+        for offset in range(width):
+            line[self.col + offset] = ident
+        self.col += width
+        self.last = ch
 
     def unseen(self, text):
-        """Text a terminal never draws (the body of an OSC or DCS string)."""
-        self.end_run()
+        """Text a terminal never draws (the body of an OSC or DCS string): a line of its own
+        among the printed characters, never glued to what is drawn around it."""
+        self.printed.append(None)
         for ch in text:
             self.spend(1)
-            self.runs[-1].append(len(self.chars))
+            self.printed.append(len(self.chars))
             self.chars.append((ch, True))
-        self.end_run()
+        self.printed.append(None)
 
     def erase_in_line(self, start, end):
         line = self.rows.get(self.row)
@@ -74,29 +190,21 @@ class _Screen:
                 del line[col]
 
     def shift_columns(self, start, by):
-        """Move the cells of this row from column `start` on by `by` columns; a cell moved
-        before column 0 is gone."""
         line = self.rows.get(self.row)
         if not line:
             return
         self.spend(len(line))
         self.rows[self.row] = {(c + by if c >= start else c): ident
-                               for c, ident in line.items() if c < start or c + by >= 0}
+                               for c, ident in line.items()
+                               if c < start or (c + by >= 0 and (self.width is None
+                                                                 or c + by < self.width))}
 
-    def shift_rows(self, start, by):
-        """Move the rows from `start` on by `by` rows; a row moved above row 0 is gone."""
+    def clear_rows(self, first, last):
+        """Erase rows first..last (None: to the end)."""
         rows = self.rows
         self.spend(len(rows))
-        self.buffers[self.current] = {(r + by if r >= start else r): line
-                                      for r, line in rows.items() if r < start or r + by >= 0}
-
-    def delete_rows(self, start, count):
-        """Remove `count` rows from `start`; the rows below move up."""
-        rows = self.rows
-        self.spend(len(rows))
-        self.buffers[self.current] = {(r - count if r >= start + count else r): line
-                                      for r, line in rows.items()
-                                      if not start <= r < start + count}
+        for row in [r for r in rows if r >= first and (last is None or r <= last)]:
+            del rows[row]
 
     def visible_ids(self):
         return {ident for line in self.rows.values() for ident in line.values()
@@ -111,39 +219,47 @@ def _csi(screen, params, final):
     if final == "m":
         screen.style.apply(params)
         return
-    screen.end_run()
     if final in "hl" and private:
         modes = {m for m in values if m is not None}
         if modes & {47, 1047, 1049}:
             # Text on the alternate screen is gone once the program leaves it.
             screen.buffers["alt"] = {}
             screen.current = "alt" if final == "h" else "main"
+        if 6 in modes:
+            screen.origin = final == "h"
+            screen.row, screen.col = screen.home_row(1), 0
+        if 7 in modes:
+            screen.autowrap = final == "h"
         return
     if final in "AF":
-        screen.row = max(0, screen.row - n)
-        screen.col = 0 if final == "F" else screen.col
+        screen.set_row(screen.row - n)
+        screen.col = 0 if final == "F" else min(screen.col, (screen.width or screen.col + 1) - 1)
     elif final in "BeE":
-        screen.row += n
-        screen.col = 0 if final == "E" else screen.col
+        screen.set_row(screen.row + n)
+        screen.col = 0 if final == "E" else min(screen.col, (screen.width or screen.col + 1) - 1)
     elif final in "Ca":
-        screen.col += n
+        screen.set_col(screen.col + n)
     elif final == "D":
-        screen.col = max(0, screen.col - n)
+        screen.set_col(min(screen.col, (screen.width or screen.col + 1) - 1) - n)
     elif final in "G`":
-        screen.col = max(0, n - 1)
+        screen.set_col(n - 1)
     elif final == "d":
-        screen.row = max(0, n - 1)
+        screen.set_row(screen.home_row(n))
     elif final in "Hf":
         rows_cols = (values + [None, None])[:2]
-        screen.row = max(0, (rows_cols[0] or 1) - 1)
-        screen.col = max(0, (rows_cols[1] or 1) - 1)
+        screen.set_row(screen.home_row(rows_cols[0] or 1))
+        screen.set_col((rows_cols[1] or 1) - 1)
     elif final == "I":
-        screen.col = (screen.col // 8 + n) * 8
+        screen.set_col((screen.col // 8 + n) * 8)
     elif final == "Z":
-        screen.col = max(0, ((screen.col - 1) // 8 - (n - 1)) * 8)
+        screen.set_col(((screen.col - 1) // 8 - (n - 1)) * 8)
+    elif final == "b" and screen.last is not None:  # repeat the last character
+        for _ in range(min(n, MAX_PARAM)):
+            screen.put(screen.last)
     elif final == "K":
         mode = first or 0
-        bounds = {0: (screen.col, MAX_PARAM * 2), 1: (0, screen.col + 1)}.get(mode, (0, MAX_PARAM * 2))
+        bounds = {0: (screen.col, MAX_PARAM * 4), 1: (0, screen.col + 1)}.get(
+            mode, (0, MAX_PARAM * 4))
         screen.erase_in_line(*bounds)
     elif final == "X":
         screen.erase_in_line(screen.col, screen.col + n)
@@ -153,64 +269,84 @@ def _csi(screen, params, final):
     elif final == "@":
         screen.shift_columns(screen.col, n)
     elif final == "J":
-        mode = first or 0
-        if mode == 0:
-            screen.erase_in_line(screen.col, MAX_PARAM * 2)
-            screen.spend(len(screen.rows))
-            for row in [r for r in screen.rows if r > screen.row]:
-                del screen.rows[row]
-        elif mode == 1:
-            screen.erase_in_line(0, screen.col + 1)
-            screen.spend(len(screen.rows))
-            for row in [r for r in screen.rows if r < screen.row]:
-                del screen.rows[row]
-        else:
-            screen.buffers[screen.current] = {}
-    elif final == "L":
-        screen.shift_rows(screen.row, n)
-    elif final == "M":
-        screen.delete_rows(screen.row, n)
-    elif final == "S":
-        # Scrolled off the top: no longer on the screen a person is looking at.
-        screen.shift_rows(0, -n)
-    elif final == "T":
-        screen.shift_rows(0, n)
+        _erase_display(screen, first or 0)
+    elif final in "LM":
+        first_row, last_row = screen.bounds()
+        for _ in range(min(n, screen.height or n)):
+            screen.spend(1)
+            if last_row is None:
+                if final == "L":
+                    screen.shift_rows(screen.row, 1)
+                else:
+                    screen.clear_rows(screen.row, screen.row)
+                    screen.shift_rows(screen.row + 1, -1)
+            else:
+                screen.scroll_rows(screen.row, last_row, 1 if final == "L" else -1)
+    elif final in "ST":
+        first_row, last_row = screen.bounds()
+        for _ in range(min(n, screen.height or n)):
+            screen.spend(1)
+            if last_row is None:
+                screen.shift_rows(0, -1 if final == "S" else 1)
+            else:
+                screen.scroll_rows(first_row, last_row, -1 if final == "S" else 1)
     elif final == "s":
         screen.saved = (screen.row, screen.col)
     elif final == "u":
-        screen.row, screen.col = screen.saved
+        screen.set_row(screen.saved[0])
+        screen.set_col(screen.saved[1])
     elif final == "r":
-        screen.row = screen.col = 0
+        if screen.height is not None:
+            low = (values[0] if values and values[0] else 1) - 1
+            high = (values[1] if len(values) > 1 and values[1] else screen.height) - 1
+            high = min(high, screen.height - 1)
+            screen.region = (low, high) if 0 <= low < high else None
+        screen.row, screen.col = screen.home_row(1), 0
+
+
+def _erase_display(screen, mode):
+    last = None if screen.height is None else screen.top + screen.height - 1
+    if mode == 0:
+        screen.erase_in_line(screen.col, MAX_PARAM * 4)
+        screen.clear_rows(screen.row + 1, last)
+    elif mode == 1:
+        screen.erase_in_line(0, screen.col + 1)
+        screen.clear_rows(screen.top if screen.height else 0, screen.row - 1)
+    elif screen.height is None:
+        screen.buffers[screen.current] = {}
+    else:
+        screen.clear_rows(screen.top, last)  # the scrollback above stays
 
 
 def _esc(screen, esc):
     if esc in HARMLESS_ESC:
         return
-    screen.end_run()
     if esc == "7":
         screen.saved = (screen.row, screen.col)
     elif esc == "8":
-        screen.row, screen.col = screen.saved
+        screen.set_row(screen.saved[0])
+        screen.set_col(screen.saved[1])
     elif esc == "M":  # reverse index: up a line, scrolling down at the top
-        if screen.row == 0:
-            screen.shift_rows(0, 1)
-        else:
-            screen.row -= 1
+        screen.reverse_line_feed()
     elif esc == "D":
-        screen.row += 1
+        screen.line_feed()
     elif esc == "E":
-        screen.row, screen.col = screen.row + 1, 0
+        screen.line_feed()
+        screen.col = 0
     elif esc == "c":  # full reset: the screen is cleared
-        screen.buffers = {"main": {}, "alt": {}}
+        for buffer in screen.buffers.values():
+            buffer.clear()
         screen.current = "main"
         screen.row = screen.col = 0
+        screen.top = 0
+        screen.region, screen.origin, screen.autowrap = None, False, True
         screen.style = Style()
 
 
-def replay_screen(raw):
-    """Replay `raw`; return (the screen, the runs of printed character ids)."""
+def replay_screen(raw, width=None, height=None):
+    """Replay `raw` on a screen of `width` columns and `height` rows (None: no edge)."""
     text = prepare(raw)
-    screen = _Screen()
+    screen = _Screen(width, height)
     pos = 0
     while pos < len(text):
         ch = text[pos]
@@ -226,44 +362,53 @@ def replay_screen(raw):
             continue
         pos += 1
         if ch == "\n":
-            screen.end_run()
-            screen.row, screen.col = screen.row + 1, 0
+            screen.printed.append(None)
+            screen.line_feed()
+            screen.col = 0
         elif ch in "\x0b\x0c":
-            screen.end_run()
-            screen.row += 1
+            screen.line_feed()
         elif ch == "\r":
-            screen.end_run()
             screen.col = 0
         elif ch == "\b":
-            screen.end_run()
-            screen.col = max(0, screen.col - 1)
+            screen.set_col(min(screen.col, (screen.width or screen.col + 1) - 1) - 1)
         elif ch == "\t":
-            screen.end_run()
-            screen.col = (screen.col // 8 + 1) * 8
+            screen.set_col((screen.col // 8 + 1) * 8)
         elif not OTHER_CONTROLS.match(ch):
             screen.put(ch)
-    screen.end_run()
     return screen
 
 
-def hidden_text(raw, find_spans):
-    """Failure markers (found by `find_spans` in printed runs) of which some character is
-    not visible on the final screen: overwritten, erased, concealed, scrolled away, left on
-    the alternate screen, or never drawn at all.
-    """
-    if not has_overwrite(raw):
-        return []
-    try:
-        screen = replay_screen(raw)
-    except _TooMuch:
-        return [TOO_COMPLEX]
+def _hidden_on(screen, find_spans):
+    """Markers in the printed characters (in the order printed, line by line, whatever
+    sequences came between them) of which some character is not visible at the end."""
     visible = screen.visible_ids()
     hidden = []
-    for run in screen.runs:
-        text = "".join(screen.chars[ident][0] for ident in run)
-        for start, end in find_spans(text):
-            if any(ident not in visible for ident in run[start:end]):
-                marker = text[start:end]
-                if marker not in hidden:
-                    hidden.append(marker)
+    line = []
+    for ident in screen.printed + [None]:
+        if ident is not None:
+            line.append(ident)
+            continue
+        if line and any(i not in visible for i in line):
+            text = "".join(screen.chars[i][0] for i in line)
+            for start, end in find_spans(text):
+                if any(i not in visible for i in line[start:end]):
+                    hidden.append(text[start:end])
+        line = []
+    return hidden
+
+
+def hidden_text(raw, find_spans):
+    """Failure markers (found by `find_spans`) that some screen size would not show at the
+    end: overwritten, erased, concealed, scrolled out of a region, or never drawn."""
+    if not has_overwrite(raw):
+        return []
+    hidden = []
+    for width, height in GEOMETRIES:
+        try:
+            screen = replay_screen(raw, width, height)
+        except _TooMuch:
+            return [TOO_COMPLEX]
+        for marker in _hidden_on(screen, find_spans):
+            if marker not in hidden:
+                hidden.append(marker)
     return hidden

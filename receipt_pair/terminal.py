@@ -61,19 +61,42 @@ def numbers(params):
     return out
 
 
+# xterm's sixteen colours, as RGB.
+_BASIC = ((0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205),
+          (0, 205, 205), (229, 229, 229), (127, 127, 127), (255, 0, 0), (0, 255, 0),
+          (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255))
+# Two colours this close (in every channel) are one colour to a person reading them.
+SAME_COLOUR = 24
+
+
+def _indexed(n):
+    """An xterm 256-colour index as RGB."""
+    n = max(0, min(255, n))
+    if n < 16:
+        return _BASIC[n]
+    if n < 232:
+        n -= 16
+        steps = (0, 95, 135, 175, 215, 255)
+        return steps[n // 36], steps[n // 6 % 6], steps[n % 6]
+    grey = 8 + 10 * (n - 232)
+    return grey, grey, grey
+
+
 def _colour(codes, i):
-    """(colour, next index) for an SGR colour starting at codes[i] (38/48 forms included)."""
+    """(RGB colour or None, next index) for an SGR colour starting at codes[i] (the 38/48
+    forms included): written as a basic, a 256-colour or a 24-bit colour, it is compared as
+    what it looks like."""
     code = codes[i]
     if code in (38, 48) and i + 1 < len(codes):
         if codes[i + 1] == 5 and i + 2 < len(codes):
-            return ("i", codes[i + 2]), i + 3
+            return _indexed(codes[i + 2]), i + 3
         if codes[i + 1] == 2 and i + 4 < len(codes):
-            return ("rgb", tuple(codes[i + 2:i + 5])), i + 5
+            return tuple(max(0, min(255, c)) for c in codes[i + 2:i + 5]), i + 5
         return None, len(codes)
     if 30 <= code <= 37 or 40 <= code <= 47:
-        return ("i", code % 10), i + 1
+        return _BASIC[code % 10], i + 1
     if 90 <= code <= 97 or 100 <= code <= 107:
-        return ("i", code % 10 + 8), i + 1
+        return _BASIC[code % 10 + 8], i + 1
     return None, i + 1
 
 
@@ -110,7 +133,11 @@ class Style:
 
     @property
     def hidden(self):
-        return self.conceal or (self.fg is not None and self.fg == self.bg)
+        if self.conceal:
+            return True
+        if self.fg is None or self.bg is None:
+            return False
+        return max(abs(a - b) for a, b in zip(self.fg, self.bg)) <= SAME_COLOUR
 
 
 def _sgr_hides(params):

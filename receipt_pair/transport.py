@@ -20,11 +20,13 @@ import ipaddress
 import json
 import socket
 import threading
+import time
 import urllib.parse
 
 from .errors import ServerError, UsageError
 
 PROBE_TIMEOUT = 10.0  # seconds for health and model-list requests
+MAX_TIMEOUT = 86400.0  # a day: more (or infinity) is no deadline a clock can hold
 # An answer larger than this is not a chat reply (ours are a few hundred tokens): refused.
 MAX_BODY_BYTES = 8 * 1024 * 1024
 READ_CHUNK = 64 * 1024
@@ -215,8 +217,10 @@ class Transport:
     """Requests to one server's base URL, each on its own guarded connection."""
 
     def __init__(self, base_url, timeout, allow_remote=False):
-        if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0:
-            raise UsageError("the timeout must be a positive number of seconds")
+        if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or \
+                not 0 < timeout <= MAX_TIMEOUT:
+            raise UsageError(f"the timeout must be more than 0 and at most {MAX_TIMEOUT:g} "
+                             "seconds")
         self.base_url = base_url.rstrip("/") if isinstance(base_url, str) else base_url
         self.timeout = float(timeout)
         self.allow_remote = allow_remote
@@ -331,10 +335,20 @@ class Transport:
                               f"{data[:80]!r}") from None
 
     def _probe(self, path, root=False):
-        """A side-effect-free GET for detection: the JSON, or None when it is not there."""
+        """A side-effect-free GET for detection: the JSON, or None when it is not there.
+
+        Probes share one deadline (`_probe_deadline`, set by whoever probes several times):
+        however slowly a server answers them, all of them together take at most the
+        timeout, and a probe with no time left is not sent.
+        """
+        limit = min(PROBE_TIMEOUT, self.timeout)
+        deadline = getattr(self, "_probe_deadline", None)
+        if deadline is not None:
+            limit = min(limit, deadline - time.monotonic())
+            if limit <= 0.05:
+                return None
         try:
-            return self._json("GET", path, timeout=min(PROBE_TIMEOUT, self.timeout),
-                              root=root)
+            return self._json("GET", path, timeout=limit, root=root)
         except ServerUnreachable:
             raise
         except ServerError:

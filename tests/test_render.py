@@ -53,8 +53,8 @@ class Rendering(unittest.TestCase):
 
     def test_overwrite_replay(self):
         screen = screen_module.replay_screen("abc\rxy\n12345\b\b\b9\x1b[K")
-        runs = ["".join(screen.chars[i][0] for i in run) for run in screen.runs if run]
-        self.assertEqual(runs, ["abc", "xy", "12345", "9"])
+        printed = "".join("\n" if i is None else screen.chars[i][0] for i in screen.printed)
+        self.assertEqual(printed, "abcxy\n123459")  # in the order printed, line by line
         visible = screen.visible_ids()
         shown = "".join(ch for i, (ch, _) in enumerate(screen.chars) if i in visible)
         self.assertEqual(shown, "cxy129")  # "ab" and "45" were overwritten or erased
