@@ -242,6 +242,39 @@ class PartialAndBadFiles(unittest.TestCase):
                          [Turn("cat notes", "Exit code 3\nnotes", None)])
 
 
+def claude_session(tool, content, is_error=None, args=None):
+    """A Claude Code session file of one call of `tool` and its tool_result."""
+    result = {"type": "tool_result", "tool_use_id": "t1", "content": content}
+    if is_error is not None:
+        result["is_error"] = is_error
+    return "".join(json.dumps(r) + "\n" for r in (
+        {"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": tool, "input": args or {"command": "x"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [result]}}))
+
+
+class ClaudeCodeFailClosed(unittest.TestCase):
+    """Each rule has a case it must refuse (a failed status, no agent's words) and one it
+    must accept (the turn as before)."""
+
+    def read(self, *args, **kwargs):
+        return read_transcript(claude_session(*args, **kwargs), "s", "claude-code")
+
+    def test_an_error_result_without_an_exit_line_has_a_failed_status(self):
+        refuse = self.read("mcp__deploy__release", "Deployed OK\nhealth check failed", True,
+                           {"env": "production"})
+        self.assertEqual(refuse[0].exit_status, 1)
+        self.assertEqual(refuse[0].output, "Deployed OK\nhealth check failed")
+        self.assertEqual(self.read("Bash", "Exit code 0\nok", True)[0].exit_status, 1)
+        self.assertEqual(self.read("Bash", [{"type": "text", "text": "Command timed out"}],
+                                   True)[0].exit_status, 1)
+        accept = self.read("mcp__deploy__release", "Deployed OK", False, {"env": "production"})
+        self.assertEqual(accept, [Turn("mcp__deploy__release", "Deployed OK", None)])
+        self.assertIsNone(self.read("Bash", "Deployed OK")[0].exit_status)
+        self.assertEqual(self.read("Bash", "Exit code 7\nno", True)[0],
+                         Turn("x", "no", 7))
+
+
 class Fuzz(unittest.TestCase):
     """Mutated fixtures: the only outcomes allowed are a list of Turns or one InputError."""
 

@@ -15,6 +15,9 @@ LABEL = "Claude Code"
 
 # A failed Bash call's result starts with this line; a passing one records no status.
 _EXIT_LINE = re.compile(r"\AExit code (-?\d{1,9})(?:\n|\Z)")
+# The status of an error result that names no exit code of its own (an MCP tool that
+# failed, a timeout, a refused edit): an error must never read as a command that passed.
+ERROR_STATUS = 1
 
 
 def looks_like(record):
@@ -75,9 +78,12 @@ def _command(tool, args, where):
 
 
 def _result(block, where):
+    """(output, exit status) of a tool_result: an error result always has a failed status."""
     output = text_of(block.get("content"), where)
-    is_error = get(block, "is_error", bool, where, default=False)
-    match = _EXIT_LINE.match(output) if is_error else None
+    if not get(block, "is_error", bool, where, default=False):
+        return output, None
+    match = _EXIT_LINE.match(output)
     if match:
-        return output[match.end():], int(match.group(1))
-    return output, None
+        output, code = output[match.end():], int(match.group(1))
+        return output, code or ERROR_STATUS  # "Exit code 0" on an error is still an error
+    return output, ERROR_STATUS
