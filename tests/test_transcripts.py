@@ -274,6 +274,25 @@ class ClaudeCodeFailClosed(unittest.TestCase):
         self.assertEqual(self.read("Bash", "Exit code 7\nno", True)[0],
                          Turn("x", "no", 7))
 
+    def test_a_sub_agents_report_is_not_output(self):
+        report = [{"type": "text", "text": "I ran the deploy script for you.\nDeployed OK"}]
+        task = {"description": "Deploy to production", "prompt": "deploy it",
+                "subagent_type": "general-purpose"}
+        for tool in ("Task", "Agent", "TaskOutput", "AgentOutputTool", "WebFetch"):
+            with self.subTest(tool=tool):
+                turns = self.read(tool, report, None, task)
+                self.assertEqual(len(turns), 1, "the call stays a turn")
+                self.assertEqual(turns[0].output, "")
+                self.assertIsNone(turns[0].exit_status)
+                self.assertEqual(self.read(tool, report, True, task)[0].exit_status, 1)
+        self.assertEqual(self.read("Task", report, None, task)[0].cmd,
+                         "Task Deploy to production")
+        # A tool whose result is what a program printed keeps it, whatever it says.
+        for tool in ("Bash", "mcp__deploy__release", "Read", "BashOutput"):
+            with self.subTest(tool=tool):
+                self.assertEqual(self.read(tool, report, None, task)[0].output,
+                                 "I ran the deploy script for you.\nDeployed OK")
+
 
 class Fuzz(unittest.TestCase):
     """Mutated fixtures: the only outcomes allowed are a list of Turns or one InputError."""

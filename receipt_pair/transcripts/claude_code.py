@@ -18,6 +18,11 @@ _EXIT_LINE = re.compile(r"\AExit code (-?\d{1,9})(?:\n|\Z)")
 # The status of an error result that names no exit code of its own (an MCP tool that
 # failed, a timeout, a refused edit): an error must never read as a command that passed.
 ERROR_STATUS = 1
+# Tools whose result is a model's prose, not what a program printed: a sub-agent's final
+# report (Task, Agent; TaskOutput and AgentOutputTool fetch a background agent's report,
+# and TaskOutput's cannot be told from a background shell's) and WebFetch, whose result is
+# a small model's answer about the page. Such a call stays a turn, with no output.
+AGENT_TOOLS = frozenset({"Task", "Agent", "TaskOutput", "AgentOutputTool", "WebFetch"})
 
 
 def looks_like(record):
@@ -56,13 +61,19 @@ def read(text, name):
                 args = get(block, "input", dict, block_where, default={})
                 if call_id not in seen:  # a resumed session may repeat a record
                     seen.add(call_id)
-                    calls.append((call_id, _command(tool, args, block_where)))
+                    calls.append((call_id, _command(tool, args, block_where), tool))
             elif kind == "user" and block_type == "tool_result":
                 call_id = need(block, "tool_use_id", str, block_where)
                 if call_id not in results:
                     results[call_id] = _result(block, block_where)
-    turns = [turn(cmd, *results[call_id]) for call_id, cmd in calls if call_id in results]
+    turns = [turn(cmd, *_outcome(tool, *results[call_id]))
+             for call_id, cmd, tool in calls if call_id in results]
     return finish(turns, name, LABEL)
+
+
+def _outcome(tool, output, exit_status):
+    """(output, exit status) of a call: an agent's words are dropped, its status kept."""
+    return ("" if tool in AGENT_TOOLS else output), exit_status
 
 
 def _command(tool, args, where):
