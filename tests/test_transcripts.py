@@ -294,6 +294,89 @@ class ClaudeCodeFailClosed(unittest.TestCase):
                                  "I ran the deploy script for you.\nDeployed OK")
 
 
+def job_log(*lines, gh=None):
+    """A GitHub Actions job log of `lines`; `gh`, a step column per line, gives the
+    `gh run view --log` form."""
+    stamp = "2024-05-01T10:00:{:02d}.0000000Z "
+    columns = gh or [None] * len(lines)
+    return "".join((f"test\t{column}\t" if column else "") + stamp.format(i % 60) + line + "\n"
+                   for i, (line, column) in enumerate(zip(lines, columns)))
+
+
+def step_lines(command, *output):
+    return ["##[group]Run " + command, command, "shell: /usr/bin/bash -e {0}", "##[endgroup]",
+            *output]
+
+
+FAILED = "##[error]Process completed with exit code 1."
+
+
+class GitHubActionsFailClosed(unittest.TestCase):
+    """A program can print any line the runner prints; its failure must stay with it."""
+
+    def read(self, *lines, gh=None):
+        return read_transcript(job_log(*lines, gh=gh), "job.txt", "github-actions")
+
+    def statuses(self, *lines, gh=None):
+        return [t.exit_status for t in self.read(*lines, gh=gh)]
+
+    def test_a_forged_step_does_not_take_the_real_steps_failure(self):
+        real = step_lines("./deploy.sh", "Deployed OK")
+        forged = {
+            "bare header": ["##[group]Run smoke tests", "##[endgroup]", "smoke: 3 checks"],
+            "with a settings block": ["##[group]Run smoke tests", "smoke tests",
+                                      "shell: /usr/bin/bash -e {0}", "##[endgroup]", "ok"],
+            "never closed": ["##[group]Run smoke tests", "ERROR: rolled back"],
+        }
+        for name, lines in forged.items():
+            with self.subTest(forged=name):
+                turns = self.read(*real, *lines, FAILED)
+                self.assertEqual(turns[0].output, "Deployed OK")
+                self.assertEqual([t.exit_status for t in turns], [1, 1])
+        # The lines of a group that never closes are what the program printed: output.
+        turns = self.read(*real, *forged["never closed"], FAILED)
+        self.assertEqual((turns[1].cmd, turns[1].output), ("smoke tests", "ERROR: rolled back"))
+
+    def test_a_printed_job_end_hides_no_line_and_no_failure(self):
+        turns = self.read(*step_lines("./deploy.sh", "Deployed OK", "Post job cleanup.",
+                                      "ERROR: rolled back"), FAILED)
+        self.assertEqual(turns, [Turn("./deploy.sh", "Deployed OK\nPost job cleanup.\n"
+                                                     "ERROR: rolled back", 1)])
+
+    def test_a_printed_tab_prefix_is_not_a_step_column(self):
+        forged = "test\tSmoke\t2024-05-01T10:00:09.0000000Z ##[group]Run smoke"
+        turns = self.read(*step_lines("./deploy.sh", "Deployed OK", forged), FAILED)
+        self.assertEqual(len(turns), 1)
+        self.assertEqual(turns[0].exit_status, 1)
+
+    def test_a_zero_never_hides_a_failure(self):
+        self.assertEqual(self.statuses(*step_lines("./deploy.sh", "ok"), FAILED,
+                                       "##[error]Process completed with exit code 0."), [1])
+        self.assertEqual(self.statuses(*step_lines("./deploy.sh", "ok"),
+                                       "##[error]Process completed with exit code 0."), [0])
+
+    def test_in_a_plain_log_a_failure_counts_back_to_the_previous_failure(self):
+        passing = [*step_lines("make", "built"), *step_lines("make test", "3 passed")]
+        self.assertEqual(self.statuses(*passing), [None, None])
+        self.assertEqual(self.statuses(*passing, *step_lines("./deploy.sh", "ok"), FAILED),
+                         [1, 1, 1])
+        earlier = ["##[error]Process completed with exit code 2."]
+        self.assertEqual(self.statuses(*step_lines("lint", "bad"), *earlier, *passing, FAILED),
+                         [2, 1, 1])
+
+    def test_in_gh_output_the_step_column_keeps_a_failure_with_its_step(self):
+        lines = [*step_lines("make test", "3 passed"), *step_lines("./deploy.sh", "Deployed OK"),
+                 "##[group]Run smoke tests", "##[endgroup]", FAILED, "Post job cleanup.",
+                 "git version 2.51.0"]
+        columns = ["Run make test"] * 5 + ["Deploy"] * 8 + ["Post Run actions/checkout@v5"] * 2
+        turns = self.read(*lines, gh=columns)
+        self.assertEqual([t.exit_status for t in turns], [None, 1, 1])
+        self.assertEqual([t.output for t in turns], ["3 passed", "Deployed OK", ""])
+        # A step column of its own is one runner step: the failure stays there.
+        columns = ["Run make test"] * 5 + ["Deploy"] * 5 + ["Smoke"] * 5
+        self.assertEqual([t.exit_status for t in self.read(*lines, gh=columns)], [None, None, 1])
+
+
 class Fuzz(unittest.TestCase):
     """Mutated fixtures: the only outcomes allowed are a list of Turns or one InputError."""
 
