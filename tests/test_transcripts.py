@@ -364,6 +364,21 @@ class GitHubActionsFailClosed(unittest.TestCase):
         self.assertEqual(self.statuses(*step_lines("lint", "bad"), *earlier, *passing, FAILED),
                          [2, 1, 1])
 
+    def test_a_cancelled_or_timed_out_step_has_a_failed_status(self):
+        deploy = step_lines("./deploy.sh", "Deployed OK", "waiting for health checks")
+        for line, status in (
+                ("##[error]The operation was canceled.", 130),
+                ("##[error]The job running on runner GitHub Actions 2 has exceeded the maximum "
+                 "execution time of 360 minutes.", 124),
+                ("##[error]The action has timed out.", 124),
+                ("##[error]Unable to find Node version '99' for platform linux.", 1)):
+            with self.subTest(line=line):
+                self.assertEqual(self.statuses(*deploy, line), [status])
+        for line in ("##[warning]Node.js 16 actions are deprecated.", "The operation was canceled.",
+                     "Error: The operation was canceled.", "##[notice]timed out after 3 tries"):
+            with self.subTest(line=line):
+                self.assertEqual(self.read(*deploy, line)[0].exit_status, None)
+
     def test_in_gh_output_the_step_column_keeps_a_failure_with_its_step(self):
         lines = [*step_lines("make test", "3 passed"), *step_lines("./deploy.sh", "Deployed OK"),
                  "##[group]Run smoke tests", "##[endgroup]", FAILED, "Post job cleanup.",

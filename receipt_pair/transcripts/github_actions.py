@@ -27,7 +27,17 @@ _STEP_START = re.compile(r"^(?:[^\t\n]*\t[^\t\n]*\t)?\ufeff?\d{4}-\d\d-\d\dT\d\d
 _RUN = "##[group]Run "
 # After the script, the runner lists the step's settings; none of it was run.
 _SETTINGS = ("shell:", "with:", "env:")
+# The runner's lines that end a step in failure, and the status each gives it. A step that
+# was cancelled or timed out prints no exit code: 130 is a shell's status for a command
+# stopped by Ctrl-C (128 + SIGINT), 124 is `timeout`'s. Any other `##[error]` line (an
+# action's `core.setFailed`, an `::error::` annotation) gives 1.
 _EXIT = re.compile(r"\A##\[error\]Process completed with exit code (-?\d{1,9})\.\s*\Z")
+_CANCELLED = re.compile(r"\A##\[error\]The operation was cancell?ed\b", re.I)
+_TIMED_OUT = re.compile(r"\A##\[error\].*(?:exceeded the maximum execution time|"
+                        r"has timed out|timed out after)", re.I)
+CANCELLED_STATUS = 130
+TIMED_OUT_STATUS = 124
+ERROR_STATUS = 1
 
 
 def looks_like(text):
@@ -92,7 +102,15 @@ def _split(raw, gh):
 def _status(line):
     """The status a runner line gives its step, or None when it is not such a line."""
     match = _EXIT.match(line)
-    return int(match.group(1)) if match else None
+    if match:
+        return int(match.group(1))
+    if _CANCELLED.match(line):
+        return CANCELLED_STATUS
+    if _TIMED_OUT.match(line):
+        return TIMED_OUT_STATUS
+    if line.startswith("##[error]"):
+        return ERROR_STATUS
+    return None
 
 
 def _record(steps, step, status):
