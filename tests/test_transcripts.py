@@ -294,6 +294,47 @@ class ClaudeCodeFailClosed(unittest.TestCase):
                                  "I ran the deploy script for you.\nDeployed OK")
 
 
+def gemini_session(output, status="success", response_key="output", tool="run_shell_command"):
+    """A Gemini CLI session document of one shell call whose response holds `output`."""
+    return json.dumps({"sessionId": "s", "projectHash": "p", "messages": [{
+        "id": "m1", "type": "gemini", "content": "", "toolCalls": [{
+            "id": "c1", "name": tool, "args": {"command": "./deploy.sh"}, "status": status,
+            "result": [{"functionResponse": {"id": "c1", "name": tool,
+                                             "response": {response_key: output}}}]}]}]})
+
+
+class GeminiFailClosed(unittest.TestCase):
+    def status(self, *args, **kwargs):
+        turns = read_transcript(gemini_session(*args, **kwargs), "s.json", "gemini-cli")
+        return turns[0].exit_status
+
+    def test_a_killed_or_cancelled_shell_call_has_a_failed_status(self):
+        head = "Output: Deployed OK\nwaiting for health checks\n"
+        for trailer, status in (("Signal: 9", 137), ("Signal: 15", 143),
+                                ("Signal: SIGKILL", 137), ("Signal: TERM", 143),
+                                ("Signal: SIGWINCH", 1), ("Exit Code: 2\nSignal: 9", 2),
+                                ("Exit Code: (none)\nSignal: 9", 137)):
+            with self.subTest(trailer=trailer):
+                self.assertEqual(self.status(head + trailer + "\nProcess Group PGID: 4242"),
+                                 status)
+        turns = read_transcript(gemini_session(head + "Signal: 9\nProcess Group PGID: 42"),
+                                "s.json", "gemini-cli")
+        self.assertEqual(turns[0].output, "Deployed OK\nwaiting for health checks\nSignal: 9")
+        self.assertEqual(self.status(
+            "Command was automatically cancelled because it exceeded the timeout of 5.0 "
+            "minutes without output. Below is the output before it was cancelled:\nDeployed OK"),
+            124)
+        self.assertEqual(self.status("Command was cancelled by user before it could complete. "
+                                     "There was no output before it was cancelled."), 130)
+
+    def test_a_shell_call_that_exited_keeps_its_status(self):
+        self.assertIsNone(self.status("Output: Deployed OK\nProcess Group PGID: 4242"))
+        self.assertIsNone(self.status("Deployed OK"))
+        self.assertEqual(self.status("Command: ./deploy.sh\nDirectory: (root)\nOutput: ok\n"
+                                     "Error: (none)\nExit Code: 0\nSignal: (none)\n"
+                                     "Background PIDs: (none)\nProcess Group PGID: 7"), 0)
+
+
 def job_log(*lines, gh=None):
     """A GitHub Actions job log of `lines`; `gh`, a step column per line, gives the
     `gh run view --log` form."""

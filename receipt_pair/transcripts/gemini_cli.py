@@ -18,6 +18,17 @@ SHELL_TOOL = "run_shell_command"
 # The shell tool's result is a labelled block; these trail the output, in this order.
 _TRAILERS = ("Process Group PGID", "Background PIDs", "Signal", "Exit Code", "Error")
 _EXIT = re.compile(r"\A-?\d{1,9}\Z")
+# A shell call stopped before it exited records no exit code. A signal gives 128 + its
+# number, what a shell reports for a command killed by it (1 for a name not listed here);
+# a call cancelled for want of output gives 124 (`timeout`'s status), one the person
+# cancelled 130 (128 + SIGINT). Gemini CLI writes the abort as a sentence, not a block.
+_SIGNALS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGILL": 4, "SIGTRAP": 5, "SIGABRT": 6,
+            "SIGBUS": 7, "SIGFPE": 8, "SIGKILL": 9, "SIGUSR1": 10, "SIGSEGV": 11,
+            "SIGUSR2": 12, "SIGPIPE": 13, "SIGALRM": 14, "SIGTERM": 15}
+_SIGNAL_NUMBER = re.compile(r"\A\d{1,3}\Z")
+UNKNOWN_SIGNAL_STATUS = 1
+_ABORTS = (("Command was automatically cancelled because it exceeded the timeout", 124),
+           ("Command was cancelled by user", 130))
 
 
 def looks_like_document(value):
@@ -150,6 +161,9 @@ def _split_shell_block(text):
     while lines and lines[0].startswith(("Command: ", "Directory: ")):
         lines.pop(0)  # older versions repeat the command and directory first
     if not lines or not lines[0].startswith("Output: "):
+        for sentence, code in _ABORTS:
+            if text.startswith(sentence):
+                return text, code
         return text, None
     lines[0] = lines[0][len("Output: "):]
     trailers = {}
@@ -162,4 +176,16 @@ def _split_shell_block(text):
         if trailers.get(key, "(none)") != "(none)":
             lines.append(f"{key}: {trailers[key]}")
     code = trailers.get("Exit Code", "")
-    return "\n".join(lines), int(code) if _EXIT.match(code) else None
+    code = int(code) if _EXIT.match(code) else None
+    if not code and trailers.get("Signal", "(none)") != "(none)":
+        code = _signal_status(trailers["Signal"].strip())
+    return "\n".join(lines), code
+
+
+def _signal_status(signal):
+    """The status of a command killed by `signal` (a number or a name such as SIGKILL)."""
+    if _SIGNAL_NUMBER.match(signal) and int(signal) > 0:
+        return 128 + int(signal)
+    number = _SIGNALS.get(signal.upper() if signal.upper().startswith("SIG")
+                          else "SIG" + signal.upper())
+    return 128 + number if number else UNKNOWN_SIGNAL_STATUS
