@@ -327,9 +327,27 @@ class GeminiFailClosed(unittest.TestCase):
         self.assertEqual(self.status("Command was cancelled by user before it could complete. "
                                      "There was no output before it was cancelled."), 130)
 
+    def test_a_call_recorded_as_failed_has_a_failed_status(self):
+        self.assertEqual(self.status("Output: Deployed OK\nProcess Group PGID: 7", "error"), 1)
+        self.assertEqual(self.status("Output: Deployed OK\nProcess Group PGID: 7", "cancelled"),
+                         130)
+        self.assertEqual(self.status("Output: ok\nExit Code: 3\nProcess Group PGID: 7",
+                                     "error"), 3)
+        self.assertEqual(self.status("Failed to edit, could not find the string to replace.",
+                                     "error", "error", tool="replace"), 1)
+        self.assertEqual(self.status("spawn ENOENT", "success", "error"), 1)
+        checkpoint = json.dumps([
+            {"role": "model", "parts": [{"functionCall": {
+                "id": "c1", "name": "write_file", "args": {"file_path": "a.txt"}}}]},
+            {"role": "user", "parts": [{"functionResponse": {
+                "id": "c1", "name": "write_file", "response": {"error": "permission denied"}}}]}])
+        self.assertEqual(read_transcript(checkpoint, "c.json", "gemini-cli")[0].exit_status, 1)
+
     def test_a_shell_call_that_exited_keeps_its_status(self):
         self.assertIsNone(self.status("Output: Deployed OK\nProcess Group PGID: 4242"))
         self.assertIsNone(self.status("Deployed OK"))
+        self.assertIsNone(self.status("Deployed OK", tool="read_file"))
+        self.assertIsNone(self.status("Output: ok\nProcess Group PGID: 7", "success", "output"))
         self.assertEqual(self.status("Command: ./deploy.sh\nDirectory: (root)\nOutput: ok\n"
                                      "Error: (none)\nExit Code: 0\nSignal: (none)\n"
                                      "Background PIDs: (none)\nProcess Group PGID: 7"), 0)
