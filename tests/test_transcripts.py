@@ -353,6 +353,42 @@ class GeminiFailClosed(unittest.TestCase):
                                      "Background PIDs: (none)\nProcess Group PGID: 7"), 0)
 
 
+def mini_trajectory(observation):
+    return json.dumps({"trajectory_format": "mini-swe-agent-1", "info": {"mini_version": "1"},
+                       "messages": [{"role": "assistant", "content": "```bash\n./deploy.sh\n```"},
+                                    {"role": "user", "content": observation}]})
+
+
+class MiniSweAgentFailClosed(unittest.TestCase):
+    def read(self, observation):
+        turns = read_transcript(mini_trajectory(observation), "run.traj.json", "mini-swe-agent")
+        return turns[0].output, turns[0].exit_status
+
+    def test_a_printed_closing_tag_hides_no_line(self):
+        printed = "Deployed OK\n</output>\nERROR: health check failed\n"
+        self.assertEqual(self.read(f"<returncode>0</returncode>\n<output>\n{printed}</output>"),
+                         (printed, 0))
+        self.assertEqual(self.read("<returncode>0</returncode>\n<output>\nDeployed OK\nERROR"),
+                         ("Deployed OK\nERROR", 0))
+        long = ("<returncode>0</returncode>\n<warning>\ntoo long\n</warning>\n<output_head>\n"
+                "<output>Deployed OK</output>\n</output_head>\nERROR: in head\n</output_head>\n"
+                "<elided_chars>\n12 characters elided\n</elided_chars>\n<output_tail>\n"
+                "ERROR: in tail\n</output_tail>")
+        output, _ = self.read(long)
+        self.assertIn("ERROR: in head", output)
+        self.assertIn("ERROR: in tail", output)
+        self.assertTrue(output.startswith("<output>Deployed OK</output>\n"), output)
+
+    def test_an_observation_without_printed_tags_reads_as_before(self):
+        self.assertEqual(self.read("<returncode>1</returncode>\n<output>\nDeployed OK\n</output>"),
+                         ("Deployed OK\n", 1))
+        self.assertEqual(self.read(
+            "<returncode>0</returncode>\n<warning>\ntoo long\n</warning>\n<output_head>\n"
+            "first\n</output_head>\n<elided_chars>\n12 characters elided\n</elided_chars>\n"
+            "<output_tail>\nlast\n</output_tail>"),
+            ("first\n[... 12 characters elided ...]\nlast", 0))
+
+
 def job_log(*lines, gh=None):
     """A GitHub Actions job log of `lines`; `gh`, a step column per line, gives the
     `gh run view --log` form."""

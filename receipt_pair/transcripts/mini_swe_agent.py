@@ -19,12 +19,27 @@ _TIMED_OUT = re.compile(r"<command>.*?</command> timed out", re.S)
 
 
 def _tag(name, text):
+    """The text from the first <name> to the LAST </name> (to the end, when none follows),
+    or None when there is no <name>.
+
+    A command can print "</output>" itself: cut at the first one, every later line (the
+    failure) would vanish. The template writes its own closing tag after the output, so the
+    last one is the template's; what lies between is all output, printed tags and all.
+    """
+    opening, closing = f"<{name}>", f"</{name}>"
+    start = text.find(opening)
+    if start == -1:
+        return None
+    start += len(opening)
+    end = text.rfind(closing)
+    inner = text[start:end] if end >= start else text[start:]
+    if inner.startswith("\n"):
+        inner = inner[1:]
     # The template puts a line break after each opening tag, and one before the closing
     # tag of every part but <output>, whose closing tag follows the command's output.
-    closing = "" if name == "output" else "\n?"
-    match = re.search(rf"<{name}>\n?(.*?){closing}</{name}>", text, re.S)
-    return match.group(1) if match else None
-
+    if name != "output" and inner.endswith("\n"):
+        inner = inner[:-1]
+    return inner
 
 def looks_like(document):
     if not isinstance(document, dict) or not isinstance(document.get("messages"), list):
@@ -90,12 +105,19 @@ def _observation(content):
         if _TIMED_OUT.search(content):
             return content, None  # killed on timeout: no exit status of its own
         return None
-    output = _tag("output", content)
-    if output is None:
-        head, tail = _tag("output_head", content), _tag("output_tail", content)
-        elided = _tag("elided_chars", content)
+    body = content[match.end():]
+    # Which template wrote the observation is told by its first tag: a command that prints
+    # "<output>" inside a long output's head must not stand in for the head and tail.
+    whole, split = body.find("<output>"), body.find("<output_head>")
+    if whole != -1 and (split == -1 or whole < split):
+        output = _tag("output", body)
+    elif split != -1 or "<output_tail>" in body:
+        head, tail = _tag("output_head", body), _tag("output_tail", body)
+        elided = _tag("elided_chars", body)
         middle = f"[... {elided.strip()} ...]" if elided else "[...]"
         output = "\n".join(part for part in (head, middle, tail) if part is not None)
+    else:  # a template without these tags: everything after the return code is output
+        output = body.lstrip("\n")
     return output, int(match.group(1))
 
 
