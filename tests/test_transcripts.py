@@ -379,6 +379,20 @@ class MiniSweAgentFailClosed(unittest.TestCase):
         self.assertIn("ERROR: in tail", output)
         self.assertTrue(output.startswith("<output>Deployed OK</output>\n"), output)
 
+    def test_a_command_killed_on_its_timeout_has_a_failed_status(self):
+        timeout = ("The last command <command>./deploy.sh</command> timed out and has been "
+                   "killed.\nThe output of the command was:\n<output>\nDeployed OK\n{}</output>\n"
+                   "Please try another command and make sure to avoid those requiring "
+                   "interactive input.")
+        for printed in ("", "<returncode>0</returncode>\n"):
+            with self.subTest(printed=printed):
+                output, status = self.read(timeout.format(printed))
+                self.assertEqual(status, 124)
+                self.assertIn("Deployed OK", output)
+        printed = "<command>x</command> timed out\n"
+        self.assertEqual(self.read(f"<returncode>0</returncode>\n<output>\n{printed}</output>"),
+                         (printed, 0))
+
     def test_an_observation_without_printed_tags_reads_as_before(self):
         self.assertEqual(self.read("<returncode>1</returncode>\n<output>\nDeployed OK\n</output>"),
                          ("Deployed OK\n", 1))

@@ -16,6 +16,8 @@ LABEL = "mini-swe-agent"
 _BLOCK = re.compile(r"```(?:bash|mswea_bash_command)[ \t]*\n(.*?)\n```", re.S)
 _RETURNCODE = re.compile(r"<returncode>\s*(-?\d{1,9})\s*</returncode>")
 _TIMED_OUT = re.compile(r"<command>.*?</command> timed out", re.S)
+# A command killed on its timeout records no return code; 124 is `timeout`'s status.
+TIMED_OUT_STATUS = 124
 
 
 def _tag(name, text):
@@ -101,9 +103,12 @@ def _assistant(message, content, calls, where):
 def _observation(content):
     """(output, exit status) from an observation message, or None if it is not one."""
     match = _RETURNCODE.search(content)
+    timed_out = _TIMED_OUT.search(content)
+    # Whichever comes first is the template's: the partial output of a command that timed
+    # out may print "<returncode>0</returncode>", and the other way round.
+    if timed_out and (match is None or timed_out.start() < match.start()):
+        return content, TIMED_OUT_STATUS
     if match is None:
-        if _TIMED_OUT.search(content):
-            return content, None  # killed on timeout: no exit status of its own
         return None
     body = content[match.end():]
     # Which template wrote the observation is told by its first tag: a command that prints
