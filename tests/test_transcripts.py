@@ -403,6 +403,42 @@ class MiniSweAgentFailClosed(unittest.TestCase):
             ("first\n[... 12 characters elided ...]\nlast", 0))
 
 
+def openhands_v1(answer):
+    """A V1 event stream of one terminal action and `answer`, the event answering it."""
+    action = {"id": "a1", "source": "agent", "kind": "ActionEvent", "tool_name": "terminal",
+              "tool_call_id": "c1", "action": {"kind": "TerminalAction", "command": "./deploy.sh"}}
+    return "".join(json.dumps(e) + "\n" for e in (
+        action, dict({"id": "o1", "source": "environment", "tool_call_id": "c1"}, **answer)))
+
+
+class OpenHandsFailClosed(unittest.TestCase):
+    def status(self, answer):
+        return read_transcript(openhands_v1(answer), "e.jsonl", "openhands")[0].exit_status
+
+    def observation(self, **fields):
+        return {"kind": "ObservationEvent", "tool_name": "terminal", "observation": dict(
+            {"kind": "TerminalObservation", "content": [{"type": "text", "text": "Deployed OK"}]},
+            **fields)}
+
+    def test_an_error_a_timeout_or_a_rejection_has_a_failed_status(self):
+        self.assertEqual(self.status(self.observation(is_error=True)), 1)
+        self.assertEqual(self.status(self.observation(is_error=True, exit_code=0)), 1)
+        self.assertEqual(self.status(self.observation(timeout=True, exit_code=-1)), 124)
+        self.assertEqual(self.status(self.observation(is_error=True, exit_code=2)), 2)
+        self.assertEqual(self.status({"kind": "AgentErrorEvent", "error": "runtime gone"}), 1)
+        self.assertEqual(self.status({"kind": "UserRejectObservation",
+                                      "rejection_reason": "no"}), 1)
+        v0 = json.dumps([{"id": 1, "action": "run", "args": {"command": "./deploy.sh"}},
+                         {"id": 2, "cause": 1, "observation": "error", "content": "Deployed OK",
+                          "extras": {}}])
+        self.assertEqual(read_transcript(v0, "t.json", "openhands")[0].exit_status, 1)
+
+    def test_a_command_that_exited_keeps_its_status(self):
+        self.assertEqual(self.status(self.observation(is_error=False, exit_code=0)), 0)
+        self.assertIsNone(self.status(self.observation(is_error=False, timeout=False)))
+        self.assertIsNone(self.status(self.observation(exit_code=-1)))  # still running
+
+
 def job_log(*lines, gh=None):
     """A GitHub Actions job log of `lines`; `gh`, a step column per line, gives the
     `gh run view --log` form."""
