@@ -61,7 +61,7 @@ def read(text, name):
         status = _status(line)
         if status is not None:
             if step is not None:
-                _record(steps, step, status)
+                _record(steps, status)
             failures += 1 if status else 0
             continue
         if line.startswith(_RUN):
@@ -113,19 +113,21 @@ def _status(line):
     return None
 
 
-def _record(steps, step, status):
-    """Give `status` to `step`, and a failure to every step it may really belong to."""
+def _record(steps, status):
+    """Give `status` to the current (last) step, and a failure to every step before it that
+    may really be the same runner step."""
+    step = steps[-1]
     if not status:
         if step["status"] is None:  # a zero never hides a failure already seen
             step["status"] = status
         return
     step["status"] = status
-    for earlier in reversed(steps[:steps.index(step)]):
-        if earlier["segment"] != step["segment"]:
+    for index in range(len(steps) - 2, -1, -1):
+        earlier = steps[index]
+        # A step already failed had the ones before it covered then: stop, and stay linear.
+        if earlier["segment"] != step["segment"] or earlier["status"]:
             break
-        if not earlier["status"]:
-            earlier["status"] = status
-
+        earlier["status"] = status
 
 def _close_group(step, closed):
     """End a step's opening group: its script, if the runner's settings closed it."""

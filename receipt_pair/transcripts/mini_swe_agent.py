@@ -15,7 +15,6 @@ LABEL = "mini-swe-agent"
 
 _BLOCK = re.compile(r"```(?:bash|mswea_bash_command)[ \t]*\n(.*?)\n```", re.S)
 _RETURNCODE = re.compile(r"<returncode>\s*(-?\d{1,9})\s*</returncode>")
-_TIMED_OUT = re.compile(r"<command>.*?</command> timed out", re.S)
 # A command killed on its timeout records no return code; 124 is `timeout`'s status.
 TIMED_OUT_STATUS = 124
 
@@ -42,6 +41,16 @@ def _tag(name, text):
     if name != "output" and inner.endswith("\n"):
         inner = inner[:-1]
     return inner
+
+
+def _timed_out_at(content):
+    """Where the timeout message's <command> starts, or -1 when it is not one. Plain finds,
+    not a regular expression: a message of many "<command>" stays linear."""
+    start = content.find("<command>")
+    if start == -1 or content.find("</command> timed out", start) == -1:
+        return -1
+    return start
+
 
 def looks_like(document):
     if not isinstance(document, dict) or not isinstance(document.get("messages"), list):
@@ -103,10 +112,10 @@ def _assistant(message, content, calls, where):
 def _observation(content):
     """(output, exit status) from an observation message, or None if it is not one."""
     match = _RETURNCODE.search(content)
-    timed_out = _TIMED_OUT.search(content)
+    timed_out = _timed_out_at(content)
     # Whichever comes first is the template's: the partial output of a command that timed
     # out may print "<returncode>0</returncode>", and the other way round.
-    if timed_out and (match is None or timed_out.start() < match.start()):
+    if timed_out != -1 and (match is None or timed_out < match.start()):
         return content, TIMED_OUT_STATUS
     if match is None:
         return None
