@@ -393,6 +393,15 @@ class MiniSweAgentFailClosed(unittest.TestCase):
         self.assertEqual(self.read(f"<returncode>0</returncode>\n<output>\n{printed}</output>"),
                          (printed, 0))
 
+    def test_many_printed_tags_stay_linear(self):
+        import time
+
+        started = time.monotonic()
+        printed = "<command>" * 100000 + "</output>" * 10000
+        output, status = self.read(f"<returncode>0</returncode>\n<output>\n{printed}</output>")
+        self.assertEqual((output, status), (printed, 0))
+        self.assertLess(time.monotonic() - started, 5, "quadratic in the printed tags")
+
     def test_an_observation_without_printed_tags_reads_as_before(self):
         self.assertEqual(self.read("<returncode>1</returncode>\n<output>\nDeployed OK\n</output>"),
                          ("Deployed OK\n", 1))
@@ -523,6 +532,15 @@ class GitHubActionsFailClosed(unittest.TestCase):
                      "Error: The operation was canceled.", "##[notice]timed out after 3 tries"):
             with self.subTest(line=line):
                 self.assertEqual(self.read(*deploy, line)[0].exit_status, None)
+
+    def test_many_steps_and_status_lines_stay_linear(self):
+        import time
+
+        started = time.monotonic()
+        turns = self.read(*["##[group]Run x"] * 30000, *[FAILED] * 30000)
+        self.assertEqual(len(turns), 30000)
+        self.assertEqual(turns[0].exit_status, 1)
+        self.assertLess(time.monotonic() - started, 5, "quadratic in the status lines")
 
     def test_in_gh_output_the_step_column_keeps_a_failure_with_its_step(self):
         lines = [*step_lines("make test", "3 passed"), *step_lines("./deploy.sh", "Deployed OK"),
