@@ -533,6 +533,12 @@ class GitHubActionsFailClosed(unittest.TestCase):
             with self.subTest(line=line):
                 self.assertEqual(self.read(*deploy, line)[0].exit_status, None)
 
+    def test_the_gh_form_is_told_past_leading_blank_lines(self):
+        lines = [*step_lines("./deploy.sh", "Deployed OK"), FAILED]
+        text = "\n\n" + job_log(*lines, gh=["Deploy"] * len(lines))
+        self.assertEqual(read_transcript(text, "job.txt", "github-actions"),
+                         [Turn("./deploy.sh", "Deployed OK", 1)])
+
     def test_many_steps_and_status_lines_stay_linear(self):
         import time
 

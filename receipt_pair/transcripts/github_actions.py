@@ -18,8 +18,8 @@ from ._common import finish, turn
 LABEL = "GitHub Actions"
 
 _TIMESTAMP = r"\ufeff?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z ?"
-# The form is told once, from the file's first line (the runner's, never a program's):
-# per line, a tab inside a command's output could pass for a `gh` prefix.
+# The form is told once, from the file's first line that is not blank (the runner's, never
+# a program's): per line, a tab inside a command's output could pass for a `gh` prefix.
 _GH_LINE = re.compile(r"\A([^\t\n]*\t[^\t\n]*)\t" + _TIMESTAMP)
 _PLAIN_LINE = re.compile(r"\A" + _TIMESTAMP)
 _STEP_START = re.compile(r"^(?:[^\t\n]*\t[^\t\n]*\t)?\ufeff?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
@@ -52,7 +52,8 @@ def read(text, name):
     in a plain job log, which marks no step's end, every step since the previous failure.
     """
     lines = [raw.rstrip("\r") for raw in text.split("\n")]
-    gh = bool(lines) and _GH_LINE.match(lines[0]) is not None
+    first = next((line for line in lines if line.strip()), "")
+    gh = _GH_LINE.match(first) is not None
     steps = []
     step = None
     failures = 0  # failure lines so far: in a plain log, the only boundary a program cannot forge
@@ -72,7 +73,7 @@ def read(text, name):
             steps.append(step)
         elif step is None:
             continue  # job setup before the first step
-        elif gh and column != step["column"]:
+        elif gh and column is not None and column != step["column"]:
             continue  # another of the runner's steps (post steps, "Complete job"): no turn
         elif step["group"] is not None:
             if line.startswith("##[endgroup]"):
