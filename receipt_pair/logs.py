@@ -3,7 +3,8 @@
 A log is a list of turns, oldest first. The format is told from the content, never from
 the file's name: an agent's session file (Claude Code, Codex, Gemini CLI, OpenHands,
 mini-swe-agent, SWE-agent, GitHub Actions; see transcripts/), JUnit XML (one turn per test
-case, then one summary turn per suite), JSON (a list of turns or an object with a "turns"
+case, nested suites included, then one summary turn per suite, an error where the suite's
+own counts disagree with its cases), JSON (a list of turns or an object with a "turns"
 list), JSON Lines (one turn per line), or plain text (the whole file is one turn's output).
 `fmt` forces one. Anything malformed is an `InputError` naming the file and, where it
 applies, the line. A JSON Lines log still being written (a torn last line) is read up to
@@ -155,6 +156,15 @@ def turn_from_json(value, where):
     return Turn(cmd=fields["cmd"], output=fields["output"], exit_status=status)
 
 
+# The suite's own counts, checked against the test cases read (outcome each one counts).
+_JUNIT_COUNTS = (("tests", None), ("failures", "failed"), ("errors", "errors"),
+                 ("skipped", "skipped"))
+_WHOLE_NUMBER = re.compile(r"\A\d{1,9}\Z")
+# The status of a summary whose suite's counts disagree with its test cases: the file is
+# incomplete or altered, so it must not pass for a clean run.
+JUNIT_MISMATCH_STATUS = 1
+
+
 def _parse_junit(data, name):
     try:
         root = ET.fromstring(data)
@@ -165,24 +175,82 @@ def _parse_junit(data, name):
     if root.tag not in ("testsuites", "testsuite"):
         raise InputError(f"{name}: XML, but not JUnit XML (the root is <{root.tag}>, "
                          "not <testsuites> or <testsuite>)")
-    suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
     turns = []
-    for suite in suites:
-        counts = {"passed": 0, "failed": 0, "errors": 0, "skipped": 0}
-        cases = [child for child in suite if child.tag == "testcase"]
-        for case in cases:
-            turn, outcome = _junit_case(case)
-            counts[outcome] += 1
+    frames = []  # one per open <testsuite>/<testsuites>: [element, counts, direct cases]
+    for event, element in _junit_walk(root):
+        if element.tag == "testcase":
+            turn, outcome = _junit_case(element)
             turns.append(turn)
-        if cases:
-            suite_name = suite.get("name") or "testsuite"
-            total = len(cases)
-            turns.append(Turn(
-                cmd=f"junit summary of {suite_name}",
-                output=(f"{total} tests: {counts['passed']} passed, {counts['failed']} failed, "
-                        f"{counts['errors']} errors, {counts['skipped']} skipped"),
-            ))
+            if frames:
+                frames[-1][1][outcome] += 1
+                frames[-1][2] += 1
+            continue
+        if element.tag not in ("testsuite", "testsuites"):
+            continue  # properties, system-out, a wrapper: its test cases count for the suite
+        if event == "start":
+            frames.append([element, {"passed": 0, "failed": 0, "errors": 0, "skipped": 0}, 0])
+            continue
+        suite, counts, direct = frames.pop()
+        if frames:  # a nested suite's cases count for every suite around it too
+            for outcome, number in counts.items():
+                frames[-1][1][outcome] += number
+        summary = _junit_summary(suite, counts, direct)
+        if summary is not None:
+            turns.append(summary)
     return turns
+
+
+def _junit_walk(root):
+    """("start" | "end", element) in document order, test cases as one "start" each, with
+    no recursion: a suite nested thousands deep is read, not a RecursionError."""
+    yield "start", root
+    path, children = [root], [iter(root)]
+    while children:
+        child = next(children[-1], None)
+        if child is None:
+            children.pop()
+            yield "end", path.pop()
+        elif child.tag == "testcase":
+            yield "start", child
+        else:
+            yield "start", child
+            path.append(child)
+            children.append(iter(child))
+
+
+def _junit_summary(suite, counts, direct):
+    """The summary turn of a suite, or None: after a <testsuite>'s cases (its nested suites'
+    included), after a <testsuites> only when it holds cases itself; always when the suite's
+    own counts disagree with the cases read."""
+    suite_name = suite.get("name") or suite.tag
+    total = sum(counts.values())
+    disagree = _junit_disagreements(suite, counts, total)
+    if disagree:
+        return Turn(cmd=f"junit summary of {suite_name}", exit_status=JUNIT_MISMATCH_STATUS,
+                    output=(f"ERROR: the counts of {suite_name} disagree with its test cases: "
+                            f"it says {', '.join(disagree)}; the file holds {total} tests "
+                            f"({counts['passed']} passed, {counts['failed']} failed, "
+                            f"{counts['errors']} errors, {counts['skipped']} skipped)"))
+    if not (direct if suite.tag == "testsuites" else total):
+        return None
+    return Turn(cmd=f"junit summary of {suite_name}",
+                output=(f"{total} tests: {counts['passed']} passed, {counts['failed']} failed, "
+                        f"{counts['errors']} errors, {counts['skipped']} skipped"))
+
+
+def _junit_disagreements(suite, counts, total):
+    """The suite's count attributes that differ from the cases read, as 'tests=3'."""
+    found = []
+    for attribute, outcome in _JUNIT_COUNTS:
+        value = suite.get(attribute)
+        if value is None:
+            continue
+        expected = total if outcome is None else counts[outcome]
+        value = value.strip()
+        if not _WHOLE_NUMBER.match(value) or int(value) != expected:
+            found.append(f"{attribute}={value[:20]!r}" if not _WHOLE_NUMBER.match(value)
+                         else f"{attribute}={value}")
+    return found
 
 
 def _junit_case(case):

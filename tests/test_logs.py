@@ -47,6 +47,69 @@ class LogFormats(unittest.TestCase):
         self.assertEqual(turns[0].output, "b")
 
 
+def junit(body, root='<testsuite name="all"{}>', attributes=""):
+    opening = root.format(attributes)
+    closing = "</" + opening[1:].split()[0].rstrip(">") + ">"
+    return parse_log(('<?xml version="1.0"?>\n' + opening + body + closing).encode(), "j.xml")
+
+
+PASS = '<testcase classname="smoke" name="test_ping"/>'
+FAIL = '<testcase classname="api" name="test_deploy"><failure message="500"/></testcase>'
+
+
+class JUnitFailClosed(unittest.TestCase):
+    """Every test case is read wherever it is nested, and a suite whose own counts disagree
+    with the cases read is summed up as an error, never as a clean run."""
+
+    def test_a_suite_nested_in_the_root_suite_is_read(self):
+        turns = junit(f'<testsuite name="api">{FAIL}</testsuite>{PASS}',
+                      attributes=' tests="2" failures="1"')
+        self.assertEqual([t.cmd for t in turns],
+                         ["test api::test_deploy", "junit summary of api", "test smoke::test_ping",
+                          "junit summary of all"])
+        self.assertEqual(turns[1].output, "1 tests: 0 passed, 1 failed, 0 errors, 0 skipped")
+        self.assertEqual(turns[3].output, "2 tests: 1 passed, 1 failed, 0 errors, 0 skipped")
+        self.assertEqual([t.exit_status for t in turns], [None] * 4)
+        deep = junit('<testsuite name="x">' * 3000 + FAIL + "</testsuite>" * 3000)
+        self.assertEqual(deep[-1].output, "1 tests: 0 passed, 1 failed, 0 errors, 0 skipped")
+        loose = junit(FAIL + '<testsuite name="s">' + PASS + "</testsuite>",
+                      root='<testsuites name="run"{}>')
+        self.assertEqual([t.cmd for t in loose], ["test api::test_deploy", "test smoke::test_ping",
+                                                  "junit summary of s", "junit summary of run"])
+        self.assertEqual(loose[-1].output, "2 tests: 1 passed, 1 failed, 0 errors, 0 skipped")
+
+    def test_counts_that_disagree_with_the_cases_are_an_error(self):
+        cases = {' tests="2"': "tests=2", ' tests="1" failures="1"': "failures=1",
+                 ' tests="1" skipped="1"': "skipped=1", ' tests="1" errors="2"': "errors=2",
+                 ' tests="one"': "tests='one'", ' tests="-1"': "tests='-1'"}
+        for attributes, said in cases.items():
+            with self.subTest(attributes=attributes):
+                summary = junit(PASS, attributes=attributes)[-1]
+                self.assertEqual(summary.exit_status, 1)
+                self.assertTrue(summary.output.startswith("ERROR: the counts of all disagree"))
+                self.assertIn(said, summary.output)
+                self.assertNotIn("1 tests: 1 passed", summary.output)
+        # A suite that failed to run, with no test case: its counts are all there is.
+        crashed = junit('<testsuite name="cart" tests="0" errors="1"/>' + PASS,
+                        root='<testsuites name="jest tests"{}>', attributes=' tests="1"')
+        self.assertEqual([t.exit_status for t in crashed], [1, None, None])
+        self.assertEqual(crashed[0].cmd, "junit summary of cart")
+        self.assertIn("errors=1", crashed[0].output)
+
+    def test_counts_that_agree_or_are_absent_read_as_before(self):
+        for attributes in ("", ' tests="1"', ' tests="1" failures="0" errors="0" skipped="0"',
+                           ' tests=" 1 " time="0.1" hostname="ci"'):
+            with self.subTest(attributes=attributes):
+                summary = junit(PASS, attributes=attributes)[-1]
+                self.assertEqual((summary.output, summary.exit_status),
+                                 ("1 tests: 1 passed, 0 failed, 0 errors, 0 skipped", None))
+        self.assertEqual(len(junit(PASS + '<testsuite name="empty" tests="0"/>')), 2)
+        with open(os.path.join(DATA, "testcounts", "junit-pytest.xml"), "rb") as handle:
+            real = parse_log(handle.read(), "junit-pytest.xml")  # written by pytest 9.0.3
+        self.assertEqual([t.exit_status for t in real], [None] * len(real))
+        self.assertTrue(real[-1].output.startswith("8 tests: 4 passed, 2 failed"))
+
+
 class BadLogs(unittest.TestCase):
     def test_every_malformed_log_is_a_clear_error(self):
         with open(os.path.join(DATA, "bad_logs.json")) as handle:

@@ -242,6 +242,325 @@ class PartialAndBadFiles(unittest.TestCase):
                          [Turn("cat notes", "Exit code 3\nnotes", None)])
 
 
+def claude_session(tool, content, is_error=None, args=None):
+    """A Claude Code session file of one call of `tool` and its tool_result."""
+    result = {"type": "tool_result", "tool_use_id": "t1", "content": content}
+    if is_error is not None:
+        result["is_error"] = is_error
+    return "".join(json.dumps(r) + "\n" for r in (
+        {"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": tool, "input": args or {"command": "x"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [result]}}))
+
+
+class ClaudeCodeFailClosed(unittest.TestCase):
+    """Each rule has a case it must refuse (a failed status, no agent's words) and one it
+    must accept (the turn as before)."""
+
+    def read(self, *args, **kwargs):
+        return read_transcript(claude_session(*args, **kwargs), "s", "claude-code")
+
+    def test_an_error_result_without_an_exit_line_has_a_failed_status(self):
+        refuse = self.read("mcp__deploy__release", "Deployed OK\nhealth check failed", True,
+                           {"env": "production"})
+        self.assertEqual(refuse[0].exit_status, 1)
+        self.assertEqual(refuse[0].output, "Deployed OK\nhealth check failed")
+        self.assertEqual(self.read("Bash", "Exit code 0\nok", True)[0].exit_status, 1)
+        self.assertEqual(self.read("Bash", [{"type": "text", "text": "Command timed out"}],
+                                   True)[0].exit_status, 1)
+        accept = self.read("mcp__deploy__release", "Deployed OK", False, {"env": "production"})
+        self.assertEqual(accept, [Turn("mcp__deploy__release", "Deployed OK", None)])
+        self.assertIsNone(self.read("Bash", "Deployed OK")[0].exit_status)
+        self.assertEqual(self.read("Bash", "Exit code 7\nno", True)[0],
+                         Turn("x", "no", 7))
+
+    def test_a_sub_agents_report_is_not_output(self):
+        report = [{"type": "text", "text": "I ran the deploy script for you.\nDeployed OK"}]
+        task = {"description": "Deploy to production", "prompt": "deploy it",
+                "subagent_type": "general-purpose"}
+        for tool in ("Task", "Agent", "TaskOutput", "AgentOutputTool", "WebFetch"):
+            with self.subTest(tool=tool):
+                turns = self.read(tool, report, None, task)
+                self.assertEqual(len(turns), 1, "the call stays a turn")
+                self.assertEqual(turns[0].output, "")
+                self.assertIsNone(turns[0].exit_status)
+                self.assertEqual(self.read(tool, report, True, task)[0].exit_status, 1)
+        self.assertEqual(self.read("Task", report, None, task)[0].cmd,
+                         "Task Deploy to production")
+        # A tool whose result is what a program printed keeps it, whatever it says.
+        for tool in ("Bash", "mcp__deploy__release", "Read", "BashOutput"):
+            with self.subTest(tool=tool):
+                self.assertEqual(self.read(tool, report, None, task)[0].output,
+                                 "I ran the deploy script for you.\nDeployed OK")
+
+
+def gemini_session(output, status="success", response_key="output", tool="run_shell_command"):
+    """A Gemini CLI session document of one shell call whose response holds `output`."""
+    return json.dumps({"sessionId": "s", "projectHash": "p", "messages": [{
+        "id": "m1", "type": "gemini", "content": "", "toolCalls": [{
+            "id": "c1", "name": tool, "args": {"command": "./deploy.sh"}, "status": status,
+            "result": [{"functionResponse": {"id": "c1", "name": tool,
+                                             "response": {response_key: output}}}]}]}]})
+
+
+class GeminiFailClosed(unittest.TestCase):
+    def status(self, *args, **kwargs):
+        turns = read_transcript(gemini_session(*args, **kwargs), "s.json", "gemini-cli")
+        return turns[0].exit_status
+
+    def test_a_killed_or_cancelled_shell_call_has_a_failed_status(self):
+        head = "Output: Deployed OK\nwaiting for health checks\n"
+        for trailer, status in (("Signal: 9", 137), ("Signal: 15", 143),
+                                ("Signal: SIGKILL", 137), ("Signal: TERM", 143),
+                                ("Signal: SIGWINCH", 1), ("Exit Code: 2\nSignal: 9", 2),
+                                ("Exit Code: (none)\nSignal: 9", 137)):
+            with self.subTest(trailer=trailer):
+                self.assertEqual(self.status(head + trailer + "\nProcess Group PGID: 4242"),
+                                 status)
+        turns = read_transcript(gemini_session(head + "Signal: 9\nProcess Group PGID: 42"),
+                                "s.json", "gemini-cli")
+        self.assertEqual(turns[0].output, "Deployed OK\nwaiting for health checks\nSignal: 9")
+        self.assertEqual(self.status(
+            "Command was automatically cancelled because it exceeded the timeout of 5.0 "
+            "minutes without output. Below is the output before it was cancelled:\nDeployed OK"),
+            124)
+        self.assertEqual(self.status("Command was cancelled by user before it could complete. "
+                                     "There was no output before it was cancelled."), 130)
+
+    def test_a_call_recorded_as_failed_has_a_failed_status(self):
+        self.assertEqual(self.status("Output: Deployed OK\nProcess Group PGID: 7", "error"), 1)
+        self.assertEqual(self.status("Output: Deployed OK\nProcess Group PGID: 7", "cancelled"),
+                         130)
+        self.assertEqual(self.status("Output: ok\nExit Code: 3\nProcess Group PGID: 7",
+                                     "error"), 3)
+        self.assertEqual(self.status("Failed to edit, could not find the string to replace.",
+                                     "error", "error", tool="replace"), 1)
+        self.assertEqual(self.status("spawn ENOENT", "success", "error"), 1)
+        checkpoint = json.dumps([
+            {"role": "model", "parts": [{"functionCall": {
+                "id": "c1", "name": "write_file", "args": {"file_path": "a.txt"}}}]},
+            {"role": "user", "parts": [{"functionResponse": {
+                "id": "c1", "name": "write_file", "response": {"error": "permission denied"}}}]}])
+        self.assertEqual(read_transcript(checkpoint, "c.json", "gemini-cli")[0].exit_status, 1)
+
+    def test_a_shell_call_that_exited_keeps_its_status(self):
+        self.assertIsNone(self.status("Output: Deployed OK\nProcess Group PGID: 4242"))
+        self.assertIsNone(self.status("Deployed OK"))
+        self.assertIsNone(self.status("Deployed OK", tool="read_file"))
+        self.assertIsNone(self.status("Output: ok\nProcess Group PGID: 7", "success", "output"))
+        self.assertEqual(self.status("Command: ./deploy.sh\nDirectory: (root)\nOutput: ok\n"
+                                     "Error: (none)\nExit Code: 0\nSignal: (none)\n"
+                                     "Background PIDs: (none)\nProcess Group PGID: 7"), 0)
+
+
+def mini_trajectory(observation):
+    return json.dumps({"trajectory_format": "mini-swe-agent-1", "info": {"mini_version": "1"},
+                       "messages": [{"role": "assistant", "content": "```bash\n./deploy.sh\n```"},
+                                    {"role": "user", "content": observation}]})
+
+
+class MiniSweAgentFailClosed(unittest.TestCase):
+    def read(self, observation):
+        turns = read_transcript(mini_trajectory(observation), "run.traj.json", "mini-swe-agent")
+        return turns[0].output, turns[0].exit_status
+
+    def test_a_printed_closing_tag_hides_no_line(self):
+        printed = "Deployed OK\n</output>\nERROR: health check failed\n"
+        self.assertEqual(self.read(f"<returncode>0</returncode>\n<output>\n{printed}</output>"),
+                         (printed, 0))
+        self.assertEqual(self.read("<returncode>0</returncode>\n<output>\nDeployed OK\nERROR"),
+                         ("Deployed OK\nERROR", 0))
+        long = ("<returncode>0</returncode>\n<warning>\ntoo long\n</warning>\n<output_head>\n"
+                "<output>Deployed OK</output>\n</output_head>\nERROR: in head\n</output_head>\n"
+                "<elided_chars>\n12 characters elided\n</elided_chars>\n<output_tail>\n"
+                "ERROR: in tail\n</output_tail>")
+        output, _ = self.read(long)
+        self.assertIn("ERROR: in head", output)
+        self.assertIn("ERROR: in tail", output)
+        self.assertTrue(output.startswith("<output>Deployed OK</output>\n"), output)
+
+    def test_a_command_killed_on_its_timeout_has_a_failed_status(self):
+        timeout = ("The last command <command>./deploy.sh</command> timed out and has been "
+                   "killed.\nThe output of the command was:\n<output>\nDeployed OK\n{}</output>\n"
+                   "Please try another command and make sure to avoid those requiring "
+                   "interactive input.")
+        for printed in ("", "<returncode>0</returncode>\n"):
+            with self.subTest(printed=printed):
+                output, status = self.read(timeout.format(printed))
+                self.assertEqual(status, 124)
+                self.assertIn("Deployed OK", output)
+        printed = "<command>x</command> timed out\n"
+        self.assertEqual(self.read(f"<returncode>0</returncode>\n<output>\n{printed}</output>"),
+                         (printed, 0))
+
+    def test_many_printed_tags_stay_linear(self):
+        import time
+
+        started = time.monotonic()
+        printed = "<command>" * 100000 + "</output>" * 10000
+        output, status = self.read(f"<returncode>0</returncode>\n<output>\n{printed}</output>")
+        self.assertEqual((output, status), (printed, 0))
+        self.assertLess(time.monotonic() - started, 5, "quadratic in the printed tags")
+
+    def test_an_observation_without_printed_tags_reads_as_before(self):
+        self.assertEqual(self.read("<returncode>1</returncode>\n<output>\nDeployed OK\n</output>"),
+                         ("Deployed OK\n", 1))
+        self.assertEqual(self.read(
+            "<returncode>0</returncode>\n<warning>\ntoo long\n</warning>\n<output_head>\n"
+            "first\n</output_head>\n<elided_chars>\n12 characters elided\n</elided_chars>\n"
+            "<output_tail>\nlast\n</output_tail>"),
+            ("first\n[... 12 characters elided ...]\nlast", 0))
+
+
+def openhands_v1(answer):
+    """A V1 event stream of one terminal action and `answer`, the event answering it."""
+    action = {"id": "a1", "source": "agent", "kind": "ActionEvent", "tool_name": "terminal",
+              "tool_call_id": "c1", "action": {"kind": "TerminalAction", "command": "./deploy.sh"}}
+    return "".join(json.dumps(e) + "\n" for e in (
+        action, dict({"id": "o1", "source": "environment", "tool_call_id": "c1"}, **answer)))
+
+
+class OpenHandsFailClosed(unittest.TestCase):
+    def status(self, answer):
+        return read_transcript(openhands_v1(answer), "e.jsonl", "openhands")[0].exit_status
+
+    def observation(self, **fields):
+        return {"kind": "ObservationEvent", "tool_name": "terminal", "observation": dict(
+            {"kind": "TerminalObservation", "content": [{"type": "text", "text": "Deployed OK"}]},
+            **fields)}
+
+    def test_an_error_a_timeout_or_a_rejection_has_a_failed_status(self):
+        self.assertEqual(self.status(self.observation(is_error=True)), 1)
+        self.assertEqual(self.status(self.observation(is_error=True, exit_code=0)), 1)
+        self.assertEqual(self.status(self.observation(timeout=True, exit_code=-1)), 124)
+        self.assertEqual(self.status(self.observation(is_error=True, exit_code=2)), 2)
+        self.assertEqual(self.status({"kind": "AgentErrorEvent", "error": "runtime gone"}), 1)
+        self.assertEqual(self.status({"kind": "UserRejectObservation",
+                                      "rejection_reason": "no"}), 1)
+        v0 = json.dumps([{"id": 1, "action": "run", "args": {"command": "./deploy.sh"}},
+                         {"id": 2, "cause": 1, "observation": "error", "content": "Deployed OK",
+                          "extras": {}}])
+        self.assertEqual(read_transcript(v0, "t.json", "openhands")[0].exit_status, 1)
+
+    def test_a_command_that_exited_keeps_its_status(self):
+        self.assertEqual(self.status(self.observation(is_error=False, exit_code=0)), 0)
+        self.assertIsNone(self.status(self.observation(is_error=False, timeout=False)))
+        self.assertIsNone(self.status(self.observation(exit_code=-1)))  # still running
+
+
+def job_log(*lines, gh=None):
+    """A GitHub Actions job log of `lines`; `gh`, a step column per line, gives the
+    `gh run view --log` form."""
+    stamp = "2024-05-01T10:00:{:02d}.0000000Z "
+    columns = gh or [None] * len(lines)
+    return "".join((f"test\t{column}\t" if column else "") + stamp.format(i % 60) + line + "\n"
+                   for i, (line, column) in enumerate(zip(lines, columns)))
+
+
+def step_lines(command, *output):
+    return ["##[group]Run " + command, command, "shell: /usr/bin/bash -e {0}", "##[endgroup]",
+            *output]
+
+
+FAILED = "##[error]Process completed with exit code 1."
+
+
+class GitHubActionsFailClosed(unittest.TestCase):
+    """A program can print any line the runner prints; its failure must stay with it."""
+
+    def read(self, *lines, gh=None):
+        return read_transcript(job_log(*lines, gh=gh), "job.txt", "github-actions")
+
+    def statuses(self, *lines, gh=None):
+        return [t.exit_status for t in self.read(*lines, gh=gh)]
+
+    def test_a_forged_step_does_not_take_the_real_steps_failure(self):
+        real = step_lines("./deploy.sh", "Deployed OK")
+        forged = {
+            "bare header": ["##[group]Run smoke tests", "##[endgroup]", "smoke: 3 checks"],
+            "with a settings block": ["##[group]Run smoke tests", "smoke tests",
+                                      "shell: /usr/bin/bash -e {0}", "##[endgroup]", "ok"],
+            "never closed": ["##[group]Run smoke tests", "ERROR: rolled back"],
+        }
+        for name, lines in forged.items():
+            with self.subTest(forged=name):
+                turns = self.read(*real, *lines, FAILED)
+                self.assertEqual(turns[0].output, "Deployed OK")
+                self.assertEqual([t.exit_status for t in turns], [1, 1])
+        # The lines of a group that never closes are what the program printed: output.
+        turns = self.read(*real, *forged["never closed"], FAILED)
+        self.assertEqual((turns[1].cmd, turns[1].output), ("smoke tests", "ERROR: rolled back"))
+
+    def test_a_printed_job_end_hides_no_line_and_no_failure(self):
+        turns = self.read(*step_lines("./deploy.sh", "Deployed OK", "Post job cleanup.",
+                                      "ERROR: rolled back"), FAILED)
+        self.assertEqual(turns, [Turn("./deploy.sh", "Deployed OK\nPost job cleanup.\n"
+                                                     "ERROR: rolled back", 1)])
+
+    def test_a_printed_tab_prefix_is_not_a_step_column(self):
+        forged = "test\tSmoke\t2024-05-01T10:00:09.0000000Z ##[group]Run smoke"
+        turns = self.read(*step_lines("./deploy.sh", "Deployed OK", forged), FAILED)
+        self.assertEqual(len(turns), 1)
+        self.assertEqual(turns[0].exit_status, 1)
+
+    def test_a_zero_never_hides_a_failure(self):
+        self.assertEqual(self.statuses(*step_lines("./deploy.sh", "ok"), FAILED,
+                                       "##[error]Process completed with exit code 0."), [1])
+        self.assertEqual(self.statuses(*step_lines("./deploy.sh", "ok"),
+                                       "##[error]Process completed with exit code 0."), [0])
+
+    def test_in_a_plain_log_a_failure_counts_back_to_the_previous_failure(self):
+        passing = [*step_lines("make", "built"), *step_lines("make test", "3 passed")]
+        self.assertEqual(self.statuses(*passing), [None, None])
+        self.assertEqual(self.statuses(*passing, *step_lines("./deploy.sh", "ok"), FAILED),
+                         [1, 1, 1])
+        earlier = ["##[error]Process completed with exit code 2."]
+        self.assertEqual(self.statuses(*step_lines("lint", "bad"), *earlier, *passing, FAILED),
+                         [2, 1, 1])
+
+    def test_a_cancelled_or_timed_out_step_has_a_failed_status(self):
+        deploy = step_lines("./deploy.sh", "Deployed OK", "waiting for health checks")
+        for line, status in (
+                ("##[error]The operation was canceled.", 130),
+                ("##[error]The job running on runner GitHub Actions 2 has exceeded the maximum "
+                 "execution time of 360 minutes.", 124),
+                ("##[error]The action has timed out.", 124),
+                ("##[error]Unable to find Node version '99' for platform linux.", 1)):
+            with self.subTest(line=line):
+                self.assertEqual(self.statuses(*deploy, line), [status])
+        for line in ("##[warning]Node.js 16 actions are deprecated.", "The operation was canceled.",
+                     "Error: The operation was canceled.", "##[notice]timed out after 3 tries"):
+            with self.subTest(line=line):
+                self.assertEqual(self.read(*deploy, line)[0].exit_status, None)
+
+    def test_the_gh_form_is_told_past_leading_blank_lines(self):
+        lines = [*step_lines("./deploy.sh", "Deployed OK"), FAILED]
+        text = "\n\n" + job_log(*lines, gh=["Deploy"] * len(lines))
+        self.assertEqual(read_transcript(text, "job.txt", "github-actions"),
+                         [Turn("./deploy.sh", "Deployed OK", 1)])
+
+    def test_many_steps_and_status_lines_stay_linear(self):
+        import time
+
+        started = time.monotonic()
+        turns = self.read(*["##[group]Run x"] * 30000, *[FAILED] * 30000)
+        self.assertEqual(len(turns), 30000)
+        self.assertEqual(turns[0].exit_status, 1)
+        self.assertLess(time.monotonic() - started, 5, "quadratic in the status lines")
+
+    def test_in_gh_output_the_step_column_keeps_a_failure_with_its_step(self):
+        lines = [*step_lines("make test", "3 passed"), *step_lines("./deploy.sh", "Deployed OK"),
+                 "##[group]Run smoke tests", "##[endgroup]", FAILED, "Post job cleanup.",
+                 "git version 2.51.0"]
+        columns = ["Run make test"] * 5 + ["Deploy"] * 8 + ["Post Run actions/checkout@v5"] * 2
+        turns = self.read(*lines, gh=columns)
+        self.assertEqual([t.exit_status for t in turns], [None, 1, 1])
+        self.assertEqual([t.output for t in turns], ["3 passed", "Deployed OK", ""])
+        # A step column of its own is one runner step: the failure stays there.
+        columns = ["Run make test"] * 5 + ["Deploy"] * 5 + ["Smoke"] * 5
+        self.assertEqual([t.exit_status for t in self.read(*lines, gh=columns)], [None, None, 1])
+
+
 class Fuzz(unittest.TestCase):
     """Mutated fixtures: the only outcomes allowed are a list of Turns or one InputError."""
 

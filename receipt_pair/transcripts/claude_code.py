@@ -15,6 +15,14 @@ LABEL = "Claude Code"
 
 # A failed Bash call's result starts with this line; a passing one records no status.
 _EXIT_LINE = re.compile(r"\AExit code (-?\d{1,9})(?:\n|\Z)")
+# The status of an error result that names no exit code of its own (an MCP tool that
+# failed, a timeout, a refused edit): an error must never read as a command that passed.
+ERROR_STATUS = 1
+# Tools whose result is a model's prose, not what a program printed: a sub-agent's final
+# report (Task, Agent; TaskOutput and AgentOutputTool fetch a background agent's report,
+# and TaskOutput's cannot be told from a background shell's) and WebFetch, whose result is
+# a small model's answer about the page. Such a call stays a turn, with no output.
+AGENT_TOOLS = frozenset({"Task", "Agent", "TaskOutput", "AgentOutputTool", "WebFetch"})
 
 
 def looks_like(record):
@@ -53,13 +61,19 @@ def read(text, name):
                 args = get(block, "input", dict, block_where, default={})
                 if call_id not in seen:  # a resumed session may repeat a record
                     seen.add(call_id)
-                    calls.append((call_id, _command(tool, args, block_where)))
+                    calls.append((call_id, _command(tool, args, block_where), tool))
             elif kind == "user" and block_type == "tool_result":
                 call_id = need(block, "tool_use_id", str, block_where)
                 if call_id not in results:
                     results[call_id] = _result(block, block_where)
-    turns = [turn(cmd, *results[call_id]) for call_id, cmd in calls if call_id in results]
+    turns = [turn(cmd, *_outcome(tool, *results[call_id]))
+             for call_id, cmd, tool in calls if call_id in results]
     return finish(turns, name, LABEL)
+
+
+def _outcome(tool, output, exit_status):
+    """(output, exit status) of a call: an agent's words are dropped, its status kept."""
+    return ("" if tool in AGENT_TOOLS else output), exit_status
 
 
 def _command(tool, args, where):
@@ -75,9 +89,12 @@ def _command(tool, args, where):
 
 
 def _result(block, where):
+    """(output, exit status) of a tool_result: an error result always has a failed status."""
     output = text_of(block.get("content"), where)
-    is_error = get(block, "is_error", bool, where, default=False)
-    match = _EXIT_LINE.match(output) if is_error else None
+    if not get(block, "is_error", bool, where, default=False):
+        return output, None
+    match = _EXIT_LINE.match(output)
     if match:
-        return output[match.end():], int(match.group(1))
-    return output, None
+        output, code = output[match.end():], int(match.group(1))
+        return output, code or ERROR_STATUS  # "Exit code 0" on an error is still an error
+    return output, ERROR_STATUS

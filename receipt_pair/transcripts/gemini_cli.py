@@ -18,6 +18,21 @@ SHELL_TOOL = "run_shell_command"
 # The shell tool's result is a labelled block; these trail the output, in this order.
 _TRAILERS = ("Process Group PGID", "Background PIDs", "Signal", "Exit Code", "Error")
 _EXIT = re.compile(r"\A-?\d{1,9}\Z")
+# A shell call stopped before it exited records no exit code. A signal gives 128 + its
+# number, what a shell reports for a command killed by it (1 for a name not listed here);
+# a call cancelled for want of output gives 124 (`timeout`'s status), one the person
+# cancelled 130 (128 + SIGINT). Gemini CLI writes the abort as a sentence, not a block.
+_SIGNALS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGILL": 4, "SIGTRAP": 5, "SIGABRT": 6,
+            "SIGBUS": 7, "SIGFPE": 8, "SIGKILL": 9, "SIGUSR1": 10, "SIGSEGV": 11,
+            "SIGUSR2": 12, "SIGPIPE": 13, "SIGALRM": 14, "SIGTERM": 15}
+_SIGNAL_NUMBER = re.compile(r"\A\d{1,3}\Z")
+UNKNOWN_SIGNAL_STATUS = 1
+_ABORTS = (("Command was automatically cancelled because it exceeded the timeout", 124),
+           ("Command was cancelled by user", 130))
+# A call Gemini CLI recorded as failed ("status": "error", or a response holding "error")
+# or cancelled, with no failed exit code of its own, must not read as one that passed.
+ERROR_STATUS = 1
+_CALL_STATUS = {"error": ERROR_STATUS, "cancelled": 130}
 
 
 def looks_like_document(value):
@@ -76,14 +91,15 @@ def _session(numbered, name, unit):
             args = get(call, "args", dict, call_where, default={})
             if call.get("result") is None:
                 continue  # not finished, or cancelled before any output
-            output = _result_text(call["result"], call_where)
-            turns.append(_turn(tool, args, output, call_where))
+            output, errored = _result_text(call["result"], call_where)
+            failed = _CALL_STATUS.get(call.get("status")) or (ERROR_STATUS if errored else None)
+            turns.append(_turn(tool, args, output, call_where, failed))
     return turns
 
 
 def _checkpoint(contents, name):
     pending = []  # (call id or None, tool, args), in order
-    answers = {}  # index into pending -> output
+    answers = {}  # index into pending -> (output, whether the response is an error)
     for number, content in enumerate(contents, 1):
         where = f"{name} content {number}"
         if not isinstance(content, dict):
@@ -102,7 +118,8 @@ def _checkpoint(contents, name):
                               get(response, "name", str, part_where))
                 if slot is not None:
                     answers[slot] = _result_text([part], part_where)
-    turns = [_turn(tool, args, answers[i], f"{name} call {i + 1}")
+    turns = [_turn(tool, args, answers[i][0], f"{name} call {i + 1}",
+                   ERROR_STATUS if answers[i][1] else None)
              for i, (_, tool, args) in enumerate(pending) if i in answers]
     return turns
 
@@ -119,29 +136,34 @@ def _match(pending, answers, call_id, tool):
 
 
 def _result_text(result, where):
-    """The text of a tool result: function response outputs, errors, or plain text parts."""
+    """(text, errored) of a tool result: function response outputs, errors, or plain text
+    parts; `errored` when a function response reports an error."""
     parts = result if isinstance(result, list) else [result]
     texts = []
+    errored = False
     for part in parts:
         if isinstance(part, dict) and "functionResponse" in part:
             response = need(part, "functionResponse", dict, where)
             body = get(response, "response", dict, where, default={})
+            errored = errored or body.get("error") not in (None, "", [], {})
             for key in ("output", "error", "content"):
                 if key in body:
                     texts.append(text_of(body[key], where))
                     break
         else:
             texts.append(text_of(part, where))
-    return "\n".join(text for text in texts if text)
+    return "\n".join(text for text in texts if text), errored
 
 
-def _turn(tool, args, output, where):
-    if tool == SHELL_TOOL:
-        command = get(args, "command", str, where)
-        if command is not None:
-            output, code = _split_shell_block(output)
-            return turn(command, output, code)
-    return turn(tool_summary(tool, args), output)
+def _turn(tool, args, output, where, failed=None):
+    """A call as a turn; `failed`, the status of a call recorded as failed, is its exit
+    status when it records no failed one of its own."""
+    code = None
+    command = get(args, "command", str, where) if tool == SHELL_TOOL else None
+    if command is not None:
+        output, code = _split_shell_block(output)
+    status = failed if failed and not code else code
+    return turn(tool_summary(tool, args) if command is None else command, output, status)
 
 
 def _split_shell_block(text):
@@ -150,6 +172,9 @@ def _split_shell_block(text):
     while lines and lines[0].startswith(("Command: ", "Directory: ")):
         lines.pop(0)  # older versions repeat the command and directory first
     if not lines or not lines[0].startswith("Output: "):
+        for sentence, code in _ABORTS:
+            if text.startswith(sentence):
+                return text, code
         return text, None
     lines[0] = lines[0][len("Output: "):]
     trailers = {}
@@ -162,4 +187,16 @@ def _split_shell_block(text):
         if trailers.get(key, "(none)") != "(none)":
             lines.append(f"{key}: {trailers[key]}")
     code = trailers.get("Exit Code", "")
-    return "\n".join(lines), int(code) if _EXIT.match(code) else None
+    code = int(code) if _EXIT.match(code) else None
+    if not code and trailers.get("Signal", "(none)") != "(none)":
+        code = _signal_status(trailers["Signal"].strip())
+    return "\n".join(lines), code
+
+
+def _signal_status(signal):
+    """The status of a command killed by `signal` (a number or a name such as SIGKILL)."""
+    if _SIGNAL_NUMBER.match(signal) and int(signal) > 0:
+        return 128 + int(signal)
+    number = _SIGNALS.get(signal.upper() if signal.upper().startswith("SIG")
+                          else "SIG" + signal.upper())
+    return 128 + number if number else UNKNOWN_SIGNAL_STATUS

@@ -15,15 +15,41 @@ LABEL = "mini-swe-agent"
 
 _BLOCK = re.compile(r"```(?:bash|mswea_bash_command)[ \t]*\n(.*?)\n```", re.S)
 _RETURNCODE = re.compile(r"<returncode>\s*(-?\d{1,9})\s*</returncode>")
-_TIMED_OUT = re.compile(r"<command>.*?</command> timed out", re.S)
+# A command killed on its timeout records no return code; 124 is `timeout`'s status.
+TIMED_OUT_STATUS = 124
 
 
 def _tag(name, text):
+    """The text from the first <name> to the LAST </name> (to the end, when none follows),
+    or None when there is no <name>.
+
+    A command can print "</output>" itself: cut at the first one, every later line (the
+    failure) would vanish. The template writes its own closing tag after the output, so the
+    last one is the template's; what lies between is all output, printed tags and all.
+    """
+    opening, closing = f"<{name}>", f"</{name}>"
+    start = text.find(opening)
+    if start == -1:
+        return None
+    start += len(opening)
+    end = text.rfind(closing)
+    inner = text[start:end] if end >= start else text[start:]
+    if inner.startswith("\n"):
+        inner = inner[1:]
     # The template puts a line break after each opening tag, and one before the closing
     # tag of every part but <output>, whose closing tag follows the command's output.
-    closing = "" if name == "output" else "\n?"
-    match = re.search(rf"<{name}>\n?(.*?){closing}</{name}>", text, re.S)
-    return match.group(1) if match else None
+    if name != "output" and inner.endswith("\n"):
+        inner = inner[:-1]
+    return inner
+
+
+def _timed_out_at(content):
+    """Where the timeout message's <command> starts, or -1 when it is not one. Plain finds,
+    not a regular expression: a message of many "<command>" stays linear."""
+    start = content.find("<command>")
+    if start == -1 or content.find("</command> timed out", start) == -1:
+        return -1
+    return start
 
 
 def looks_like(document):
@@ -86,16 +112,26 @@ def _assistant(message, content, calls, where):
 def _observation(content):
     """(output, exit status) from an observation message, or None if it is not one."""
     match = _RETURNCODE.search(content)
+    timed_out = _timed_out_at(content)
+    # Whichever comes first is the template's: the partial output of a command that timed
+    # out may print "<returncode>0</returncode>", and the other way round.
+    if timed_out != -1 and (match is None or timed_out < match.start()):
+        return content, TIMED_OUT_STATUS
     if match is None:
-        if _TIMED_OUT.search(content):
-            return content, None  # killed on timeout: no exit status of its own
         return None
-    output = _tag("output", content)
-    if output is None:
-        head, tail = _tag("output_head", content), _tag("output_tail", content)
-        elided = _tag("elided_chars", content)
+    body = content[match.end():]
+    # Which template wrote the observation is told by its first tag: a command that prints
+    # "<output>" inside a long output's head must not stand in for the head and tail.
+    whole, split = body.find("<output>"), body.find("<output_head>")
+    if whole != -1 and (split == -1 or whole < split):
+        output = _tag("output", body)
+    elif split != -1 or "<output_tail>" in body:
+        head, tail = _tag("output_head", body), _tag("output_tail", body)
+        elided = _tag("elided_chars", body)
         middle = f"[... {elided.strip()} ...]" if elided else "[...]"
         output = "\n".join(part for part in (head, middle, tail) if part is not None)
+    else:  # a template without these tags: everything after the return code is output
+        output = body.lstrip("\n")
     return output, int(match.group(1))
 
 

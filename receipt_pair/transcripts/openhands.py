@@ -13,6 +13,11 @@ from ._common import (finish, get, is_missing, json_lines, need, status, text_of
 LABEL = "OpenHands"
 # -1 is OpenHands' "still running / unknown" exit code, not a status the command returned.
 _UNKNOWN = (-1,)
+# An observation OpenHands marked as an error (or an error event, a rejected action) with no
+# failed exit code of its own gets 1; one marked as timed out 124 (`timeout`'s status): a
+# call the harness saw fail must never read as one that passed.
+ERROR_STATUS = 1
+TIMED_OUT_STATUS = 124
 _V0_ACTIONS = {"run": "command", "run_ipython": "code", "read": "path", "edit": "path",
                "write": "path", "browse": "url", "browse_interactive": "browser_actions"}
 _V1_ANSWERS = ("ObservationEvent", "AgentErrorEvent", "UserRejectObservation")
@@ -75,7 +80,10 @@ def _read_v0(numbered):
                 metadata = get(extras, "metadata", dict, where, default={})
                 code = metadata.get("exit_code", extras.get("exit_code"))
                 output = _framed(text_of(event.get("content"), where), metadata, where)
-                answers[cause] = (output, status(code, where, _UNKNOWN))
+                code = status(code, where, _UNKNOWN)
+                if event["observation"] == "error" and not code:
+                    code = ERROR_STATUS  # an ErrorObservation: the action failed
+                answers[cause] = (output, code)
     return [turn(cmd, *answers[i]) for i, cmd in actions if i in answers]
 
 
@@ -130,10 +138,10 @@ def _v1_command(tool, action, where):
 
 def _v1_answer(kind, event, where):
     if kind == "AgentErrorEvent":
-        return get(event, "error", str, where, default=""), None
+        return get(event, "error", str, where, default=""), ERROR_STATUS
     if kind == "UserRejectObservation":
         reason = get(event, "rejection_reason", str, where, default="")
-        return f"Action rejected: {reason}", None
+        return f"Action rejected: {reason}", ERROR_STATUS
     observation = need(event, "observation", dict, where)
     if "content" in observation:
         output = text_of(observation["content"], where)
@@ -143,7 +151,12 @@ def _v1_answer(kind, event, where):
     code = observation.get("exit_code")
     if code is None:
         code = metadata.get("exit_code")
-    return _framed(output, metadata, where), status(code, where, _UNKNOWN)
+    code = status(code, where, _UNKNOWN)
+    if not code and observation.get("timeout") is True:
+        code = TIMED_OUT_STATUS
+    if not code and observation.get("is_error") is True:
+        code = ERROR_STATUS
+    return _framed(output, metadata, where), code
 
 
 def _framed(output, metadata, where):
