@@ -20,16 +20,9 @@ from receipt_pair.logs import Turn
 from receipt_pair.pair import SchemaMemory, ask
 
 from tests.fakeserver import FakeServer, Reply, answer, chat_response
+from tests.helpers import closed_port
 
 TURNS = [Turn("git push origin main", "To origin\n   a1..b2  main -> main")]
-
-
-def closed_port():
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    return port
 
 
 class RequestBodies(unittest.TestCase):
