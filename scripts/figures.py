@@ -13,8 +13,9 @@ from what its files give.
 
 Kinds: `score FILE` (every measure for every arm), `variants [ARM] FILE...` (one row per
 reader for one arm, R2 when no arm is named), `choice FILE` (run 2's sealed choice),
-`choice3 FILE` (run 3's), `traps FILE` (right per trap and arm), `bench FILE` (the
-benchmark's summary), `codes FILE` (the quote check's reason codes per model).
+`choice3 FILE` (run 3's), `targets FILE...` (one reader's R2 figures against issue 15's
+targets), `traps FILE` (right per trap and arm), `bench FILE` (the benchmark's summary),
+`codes FILE` (the quote check's reason codes per model).
 """
 
 import json
@@ -154,9 +155,32 @@ def render_choice3(paths):
     return lines
 
 
+# Issue 15's targets for the chosen default under R2: (measure, at least / at most, rate).
+TARGETS = (("true_shown_kept", "at least", 0.50), ("false_shown", "at most", 0.03),
+           ("false_contradicted", "at most", 0.15), ("right", "at least", 0.60))
+
+
+def render_targets(paths):
+    """`targets FILE...`: the R2 figures of one reader's score files (one per item set)
+    against the targets, and whether each is met."""
+    scores = [load(path) for path in paths]
+    lines = ["| measure | target | " + " | ".join(
+        f"{score.get('reader')} on {os.path.basename(path)}" for score, path in zip(scores, paths))
+        + " |", "|---" * (len(paths) + 2) + "|"]
+    for key, way, rate in TARGETS:
+        cells = []
+        for score in scores:
+            value = score["arms"]["R2"][key]
+            met = value["rate"] >= rate if way == "at least" else value["rate"] <= rate
+            cells.append(f"{cell(value)}: {'met' if met else 'not met'}")
+        name = dict(MEASURES)[key]
+        lines.append(f"| {name} | {way} {100 * rate:.0f}% | " + " | ".join(cells) + " |")
+    return lines
+
+
 RENDERERS = {"score": render_score, "variants": render_variants, "traps": render_traps,
              "bench": render_bench, "codes": render_codes,
-             "choice": render_choice, "choice3": render_choice3}
+             "choice": render_choice, "choice3": render_choice3, "targets": render_targets}
 
 
 def render(spec):
