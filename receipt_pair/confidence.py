@@ -18,20 +18,27 @@ def verdict_probabilities(reply, logprobs):
     """{verdict: probability} at the verdict's first token, or None when it cannot be read.
 
     `logprobs` is the server's `choices[0].logprobs` ({"content": [{"token", "logprob",
-    "top_logprobs": [...]}, ...]}) and `reply` the reply text those tokens spell.
+    "top_logprobs": [...]}, ...]}). The verdict is found in the text the tokens spell (a
+    server may strip a code fence from the reply's content that the tokens still hold);
+    `reply` must hold a verdict.
     """
     if not isinstance(logprobs, dict) or not isinstance(logprobs.get("content"), list):
         return None
     if not isinstance(reply, str) or _KEY not in reply:
         return None
-    after = reply.index(_KEY) + len(_KEY)
-    value = reply.find('"', reply.find(":", after)) + 1
+    entries = logprobs["content"]
+    if not all(isinstance(e, dict) and isinstance(e.get("token"), str) for e in entries):
+        return None
+    spelled = "".join(e["token"] for e in entries)
+    if _KEY not in spelled:
+        return None
+    after = spelled.index(_KEY) + len(_KEY)
+    colon = spelled.find(":", after)
+    value = spelled.find('"', colon) + 1 if colon != -1 else 0
     if value <= 0:
         return None
     position = 0
-    for entry in logprobs["content"]:
-        if not isinstance(entry, dict) or not isinstance(entry.get("token"), str):
-            return None
+    for entry in entries:
         token = entry["token"]
         if position + len(token) > value:
             return _renormalise(entry.get("top_logprobs"), value - position)

@@ -21,8 +21,8 @@ from .readers_classic import (INSTRUCTIONS_V1, INSTRUCTIONS_V2, INSTRUCTIONS_V3,
                               INSTRUCTIONS_V4, INSTRUCTIONS_V5, INSTRUCTIONS_V6, answer_schema,
                               lines_schema, lines_schema_reason_first, messages,
                               messages_v1)
-from .readers_menu import (INSTRUCTIONS_E1, INSTRUCTIONS_N1_FAILURE, INSTRUCTIONS_N1_SUCCESS,
-                           INSTRUCTIONS_R1,
+from .readers_menu import (INSTRUCTIONS_E1, INSTRUCTIONS_E2, INSTRUCTIONS_N1_FAILURE,
+                           INSTRUCTIONS_N1_SUCCESS, INSTRUCTIONS_R1, line_first_schema,
                            decide_narrow, line_schema, menu_messages, resolve_line,
                            verdict_line_schema)
 from .render import DEFAULT_MAX_TURNS, render_turns
@@ -161,6 +161,9 @@ READERS = {
     "e1": Reader("e1", INSTRUCTIONS_E1, schema=verdict_line_schema, menu=True, logprobs=True,
                  description="evidence first: lines picked from the whole log by plain code, "
                              "answered by label"),
+    "e2": Reader("e2", INSTRUCTIONS_E2, schema=line_first_schema, menu=True, logprobs=True,
+                 description="line first: e1's menu, the reply names the deciding line before "
+                             "the verdict"),
     "n1": Reader("n1", INSTRUCTIONS_N1_SUCCESS + "\n\n" + INSTRUCTIONS_N1_FAILURE, menu=True,
                  questions=(Question("success", INSTRUCTIONS_N1_SUCCESS, line_schema, "shown"),
                             Question("failure", INSTRUCTIONS_N1_FAILURE, line_schema,

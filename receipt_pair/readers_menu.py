@@ -2,6 +2,9 @@
 from the whole log (menu.py), and the model answers with a line number, not a copy.
 
 - e1, evidence first: one question over the menu; the reply names a line (L3) or none.
+- e2, line first: e1's menu and question, but the reply names the deciding line before the
+  verdict, so the verdict is given about a line already chosen (on the development items
+  e1's model A often named a line that reported success and still answered contradicted).
 - n1, narrow questions: two extraction questions over the menu, "which line shows it
   succeeded?" and "which line shows it failed or was undone?"; plain code decides (the
   later of the two lines wins; neither is not shown).
@@ -53,6 +56,16 @@ object, or no labelled line reports how it ended. When in doubt, answer not_show
 Reply with one JSON object: {{"verdict": "shown" | "contradicted" | "not_shown", \
 "line": "L<n>" or null, "reason": "one short sentence"}}. "line" is the label of the line \
 that decides; null for not_shown."""
+
+INSTRUCTIONS_E2 = INSTRUCTIONS_E1.replace(
+    'Reply with one JSON object: {"verdict": "shown" | "contradicted" | "not_shown", '
+    '"line": "L<n>" or null, "reason": "one short sentence"}. "line" is the label of the line '
+    'that decides; null for not_shown.',
+    'First find the line that decides, then judge it. Reply with one JSON object: '
+    '{"line": "L<n>" or null, "verdict": "shown" | "contradicted" | "not_shown", "reason": '
+    '"one short sentence"}. "line" is the label of the line that decides, or null when no '
+    'labelled line reports how the claimed operation ended (then the verdict is not_shown); '
+    '"verdict" is what that line reports.')
 
 INSTRUCTIONS_R1 = INSTRUCTIONS_E1 + """
 
@@ -181,6 +194,17 @@ def verdict_line_schema(shown):
         "reason": reason}, "required": ["verdict", "line", "reason"],
         "additionalProperties": False})
     return {"anyOf": branches}
+
+
+def line_first_schema(shown):
+    """e2's reply: the deciding line's label first, then the verdict it stands for."""
+    schema = verdict_line_schema(shown)
+    for branch in schema["anyOf"]:
+        props = branch["properties"]
+        branch["properties"] = {"line": props["line"], "verdict": props["verdict"],
+                                "reason": props["reason"]}
+        branch["required"] = ["line", "verdict", "reason"]
+    return schema
 
 
 def line_schema(shown):

@@ -129,6 +129,10 @@ class Confidence(unittest.TestCase):
         self.assertAlmostEqual(probs["not_shown"], 0.3, places=4)
         self.assertIsNone(verdict_probabilities(reply, None))
         self.assertIsNone(verdict_probabilities("not json", {"content": content}))
+        # A server may strip a code fence from the content that its tokens still spell.
+        fenced = [{"token": t, "logprob": 0.0, "top_logprobs": []} for t in ("```", "json\n")]
+        probs = verdict_probabilities(reply, {"content": fenced + content})
+        self.assertAlmostEqual(probs["shown"], 0.6, places=4)
 
     def test_threshold_takes_answers_away(self):
         from dataclasses import replace
@@ -158,7 +162,7 @@ class ThroughTheServer(TempDirTest):
         return json.dumps({"line": label})
 
     def test_each_reader_replays(self):
-        for version in ("e1", "n1", "r1"):
+        for version in ("e1", "e2", "n1", "r1"):
             with self.subTest(reader=version), FakeServer() as fake:
                 fake.script("qa", *[self.answer_by_label] * 2)
                 fake.script("qb", *[self.answer_by_label] * 2)
