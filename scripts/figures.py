@@ -116,8 +116,9 @@ def render_bench(paths):
     parallel = bench.get("parallel")
     if parallel:
         lines.append("")
+        over = f", `{parallel['items_file']}`" if parallel.get("items_file") else ""
         lines.append(f"`batch` with {parallel['n']} questions in flight against one "
-                     f"(reader {parallel['reader']}): {parallel['parallel_s']:.1f} s against "
+                     f"(reader {parallel['reader']}{over}): {parallel['parallel_s']:.1f} s against "
                      f"{parallel['sequential_s']:.1f} s (ratio {parallel['ratio']:.2f}; same "
                      f"answers: {'yes' if parallel['same_answers'] else 'NO'}).")
     return lines

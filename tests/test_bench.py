@@ -41,3 +41,29 @@ class Bench(TempDirTest):
         finally:
             figures.load = original
         self.assertIn("| qa | v6 | 3 |", text)
+
+    def test_parallel_times_its_own_items(self):
+        items = self.write("items.jsonl", make_items(3))
+        short = self.write("short.jsonl", make_items(2))
+        out = self.path("bench")
+        with FakeServer(kind="llama-router", max_models=2) as fake:
+            fake.default = good
+            done = subprocess.run(
+                [sys.executable, os.path.join(ROOT, "scripts", "bench"), "--items", items,
+                 "--model-a", "qa", "--model-b", "qb", "--base-url", fake.base_url,
+                 "--check-runs", "1", "--parallel", "2", "--parallel-items", short,
+                 "--out", out], capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(os.path.join(out, "bench.json")) as handle:
+            parallel = json.load(handle)["parallel"]
+        self.assertTrue(parallel["items_file"].endswith("short.jsonl"))
+        self.assertTrue(parallel["same_answers"])
+        original = figures.load
+        figures.load = lambda path: {"models": [], "client_ms_per_claim": 0.1,
+                                     "client_rss_mb": 1, "server_rss_mb": 1,
+                                     "parallel": parallel}
+        try:
+            text = figures.render("bench x.json")
+        finally:
+            figures.load = original
+        self.assertIn("short.jsonl", text)
