@@ -15,7 +15,8 @@ spec.loader.exec_module(figures)
 
 
 class Bench(TempDirTest):
-    def test_bench_runs_and_renders(self):
+    def bench(self, *extra):
+        """(bench.json, the process) of scripts/bench over three items on the fake router."""
         items = self.write("items.jsonl", make_items(3))
         out = self.path("bench")
         with FakeServer(kind="llama-router", max_models=2) as fake:
@@ -23,10 +24,13 @@ class Bench(TempDirTest):
             done = subprocess.run(
                 [sys.executable, os.path.join(ROOT, "scripts", "bench"), "--items", items,
                  "--model-a", "qa", "--model-b", "qb", "--base-url", fake.base_url,
-                 "--check-runs", "1", "--out", out], capture_output=True, text=True)
+                 "--check-runs", "1", "--out", out, *extra], capture_output=True, text=True)
         self.assertEqual(done.returncode, 0, done.stderr)
         with open(os.path.join(out, "bench.json")) as handle:
-            bench = json.load(handle)
+            return json.load(handle), done
+
+    def test_bench_runs_and_renders(self):
+        bench, done = self.bench()
         self.assertEqual([row["model"] for row in bench["models"]], ["qa", "qb"])
         for row in bench["models"]:
             self.assertEqual(row["claims"], 3)
@@ -43,19 +47,8 @@ class Bench(TempDirTest):
         self.assertIn("| qa | v6 | 3 |", text)
 
     def test_parallel_times_its_own_items(self):
-        items = self.write("items.jsonl", make_items(3))
         short = self.write("short.jsonl", make_items(2))
-        out = self.path("bench")
-        with FakeServer(kind="llama-router", max_models=2) as fake:
-            fake.default = good
-            done = subprocess.run(
-                [sys.executable, os.path.join(ROOT, "scripts", "bench"), "--items", items,
-                 "--model-a", "qa", "--model-b", "qb", "--base-url", fake.base_url,
-                 "--check-runs", "1", "--parallel", "2", "--parallel-items", short,
-                 "--out", out], capture_output=True, text=True)
-        self.assertEqual(done.returncode, 0, done.stderr)
-        with open(os.path.join(out, "bench.json")) as handle:
-            parallel = json.load(handle)["parallel"]
+        parallel = self.bench("--parallel", "2", "--parallel-items", short)[0]["parallel"]
         self.assertTrue(parallel["items_file"].endswith("short.jsonl"))
         self.assertTrue(parallel["same_answers"])
         original = figures.load
