@@ -2,18 +2,11 @@
 
 import ast
 import os
-import sys
 import unittest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, STDLIB
 
 PACKAGE = os.path.join(ROOT, "receipt_pair")
-# sys.stdlib_module_names exists from Python 3.10; 3.9 gets the modules this package may use.
-STDLIB = getattr(sys, "stdlib_module_names", None) or {
-    "argparse", "ast", "collections", "contextlib", "dataclasses", "datetime", "hashlib",
-    "http", "io", "ipaddress", "json", "math", "os", "re", "shlex", "shutil", "signal", "socket",
-    "subprocess", "sys", "tempfile", "threading", "time", "typing", "urllib", "xml",
-}
 
 
 class StandardLibraryOnly(unittest.TestCase):

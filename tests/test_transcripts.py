@@ -10,7 +10,6 @@ import glob
 import json
 import os
 import random
-import sys
 import unittest
 
 from receipt_pair.errors import InputError
@@ -18,7 +17,7 @@ from receipt_pair.files import decode
 from receipt_pair.logs import Turn
 from receipt_pair.transcripts import FORMATS, detect, read_transcript
 
-from tests.helpers import DATA, ROOT, EXAMPLES
+from tests.helpers import DATA, ROOT, EXAMPLES, STDLIB
 
 HERE = os.path.join(DATA, "transcripts")
 BAD = os.path.join(HERE, "bad")
@@ -667,8 +666,7 @@ class Fuzz(unittest.TestCase):
 
 class Code(unittest.TestCase):
     def test_imports_only_the_standard_library_turn_and_input_error(self):
-        stdlib = getattr(sys, "stdlib_module_names", None) or {
-            "json", "re", "shlex", "os", "sys", "typing", "dataclasses"}
+        stdlib = STDLIB
         allowed_relative = {("turn", "Turn"), ("errors", "InputError"), ("files", "loads_strict")}
         for path in sorted(glob.glob(os.path.join(PACKAGE, "*.py"))):
             with open(path, encoding="utf-8") as handle:
