@@ -113,7 +113,12 @@ class Batch(TempDirTest):
             _, rows, warnings = read_answers(self.out)
             self.assertTrue(warnings)
             kept = {(r["id"], r["arm"]) for r in rows}
-            seen_before = len(fake.chats())
+            # A request the killed process sent may still be on its way into the server's
+            # record: wait until the record stops growing before counting what came later.
+            seen_before, settle = -1, time.monotonic() + 5
+            while seen_before != len(fake.chats()) and time.monotonic() < settle:
+                seen_before = len(fake.chats())
+                time.sleep(0.3)
             status, out, err = self.run_batch(fake)
             self.assertEqual(status, 0, err)
             self.assertIn("cut an unfinished last line", err)
