@@ -17,7 +17,7 @@ from .logs import FORMATS as LOG_FORMATS
 from .ledger import ENV_LEDGER, append_receipt, ledger_path
 from .logs import read_log
 from .pair import check_claim
-from .readers import DEFAULT_READER, READERS, get_reader, usable_readers
+from .readers import DEFAULT_READER, ENV_READER, READERS, get_reader, usable_readers
 from .records import build_receipt, write_json_atomic
 from .render import DEFAULT_MAX_TURNS
 from .report import render_differences
@@ -90,9 +90,9 @@ def add_reading_options(parser, retired=False):
     is asked with them except by a re-run of a sealed run)."""
     parser.add_argument("--max-turns", type=positive_int, default=DEFAULT_MAX_TURNS,
                         help="how many of the last turns the models see (default: %(default)s)")
-    parser.add_argument("--reader", default=None,
+    parser.add_argument("--reader", default=os.environ.get(ENV_READER) or None,
                         choices=sorted(READERS) if retired else usable_readers(),
-                        help=f"reader version (default: {DEFAULT_READER})")
+                        help=f"reader version (default: ${ENV_READER} or {DEFAULT_READER})")
 
 
 def add_model_options(parser, rules=RULES, retired=False):

@@ -180,6 +180,7 @@ READER_V1 = READERS["v1"]
 # with the hardened fences and check, so it stands in for v1 until run 3 chooses.
 DEFAULT_READER = "v6"
 SEALED_DEFAULT = {"v1": "v6"}
+ENV_READER = "RECEIPT_PAIR_READER"  # a user's own default, read by the command line only
 
 
 def get_reader(version=None, replay=False):

@@ -150,7 +150,9 @@ class Concurrency(unittest.TestCase):
         with FakeServer(kind="lemonade", max_models=2) as fake:
             fake.script("qa", meet)
             fake.script("qb", meet)
-            result = check_claim(CLAIM, turns, model_a="qa", model_b="qb",
+            # v6: one question per model, so the two can be asked at once (r1's B waits
+            # for A's answer, so it is always asked in turn)
+            result = check_claim(CLAIM, turns, model_a="qa", model_b="qb", reader="v6",
                                  client=Client(fake.base_url), concurrent=concurrent)
             return result, all(met)
 

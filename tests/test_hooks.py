@@ -425,10 +425,21 @@ class Shapes(HookTest):
 
 
 class Snippets(TempDirTest):
-    def snippet(self, agent, *options):
-        status, out, err = run_cli("hook", agent, "--install-snippet", *options)
+    def snippet(self, agent, *options, reader=None):
+        """The snippet printed with `options`, and RECEIPT_PAIR_READER as `reader` (unset
+        by default: the suite sets it for the fake server's replies)."""
+        env = {k: v for k, v in os.environ.items() if k != "RECEIPT_PAIR_READER"}
+        if reader:
+            env["RECEIPT_PAIR_READER"] = reader
+        with mock.patch.dict(os.environ, env, clear=True):
+            status, out, err = run_cli("hook", agent, "--install-snippet", *options)
         self.assertEqual(status, 0)
         return json.loads(out), err
+
+    def test_a_reader_from_the_environment_is_carried_into_the_command(self):
+        value, _ = self.snippet("codex", reader="v6")
+        command = value["hooks"]["Stop"][0]["hooks"][0]["command"]
+        self.assertTrue(command.endswith("hook codex --reader v6"), command)
 
     def test_the_hooks_shape_for_each_agent(self):
         for agent, settings in (("claude-code", "settings.json"), ("codex", "hooks.json")):

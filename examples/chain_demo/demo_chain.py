@@ -42,6 +42,7 @@ from receipt_pair.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODE
 from receipt_pair.errors import ReceiptPairError  # noqa: E402
 from receipt_pair.logs import Turn  # noqa: E402
 from receipt_pair.pair import check_claim  # noqa: E402
+from receipt_pair.readers import DEFAULT_READER, ENV_READER  # noqa: E402
 
 COULD_NOT_CHECK = "could not check"
 
@@ -134,6 +135,8 @@ def build_parser():
                         help=f"model A (default: ${ENV_MODEL_A} or %(default)s)")
     parser.add_argument("--model-b", default=os.environ.get(ENV_MODEL_B, DEFAULT_MODEL_B),
                         help=f"model B (default: ${ENV_MODEL_B} or %(default)s)")
+    parser.add_argument("--reader", default=os.environ.get(ENV_READER) or DEFAULT_READER,
+                        help=f"reader version (default: ${ENV_READER} or %(default)s)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
                         help="seconds for one model call (default: %(default)s)")
     return parser
@@ -146,7 +149,7 @@ def check_receipt(record, args, client):
     """The receipt check between the agents: (answer, ClaimResult)."""
     turns = [Turn(cmd=t["cmd"], output=t["output"]) for t in record["turns"]]
     result = check_claim(record["claim"], turns, model_a=args.model_a, model_b=args.model_b,
-                         client=client)
+                         client=client, reader=args.reader)
     # A model whose call failed cannot vouch; the chain treats that as no check at all.
     answer = COULD_NOT_CHECK if result.failed else result.answer
     return answer, result
