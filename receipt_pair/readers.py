@@ -176,10 +176,11 @@ READERS = {
                              "check, and looks for a later failure"),
 }
 READER_V1 = READERS["v1"]
-# Run 2 sealed v1 as the default (receipts/run-2-readers/choice.json); v6 is v1's question
-# with the hardened fences and check, so it stands in for v1 until run 3 chooses.
-DEFAULT_READER = "v6"
-SEALED_DEFAULT = {"v1": "v6"}
+# The default is the winner of the latest sealed choice (receipts/run-3-structure/choice.json:
+# r1). Run 2 had sealed v1 (receipts/run-2-readers/choice.json); v1 is retired and v6, its
+# question with the hardened fences and check, stood in for it until run 3.
+DEFAULT_READER = "r1"
+SEALED_DEFAULT = {"v1": "v6", "r1": "r1"}
 ENV_READER = "RECEIPT_PAIR_READER"  # a user's own default, read by the command line only
 
 

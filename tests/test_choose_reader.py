@@ -46,11 +46,13 @@ class Rule(unittest.TestCase):
 
 
 class Default(unittest.TestCase):
-    def test_the_default_reader_is_the_sealed_winner(self):
+    def test_the_default_reader_is_the_latest_sealed_winner(self):
+        # Run 3's sealed choice names the default; run 2's winner (v1) is retired, and its
+        # hardened twin v6 stood in for it until run 3.
+        with open(os.path.join(ROOT, "receipts", "run-3-structure", "choice.json")) as handle:
+            self.assertEqual(DEFAULT_READER, SEALED_DEFAULT[json.load(handle)["winner"]])
         with open(os.path.join(ROOT, "receipts", "run-2-readers", "choice.json")) as handle:
-            choice = json.load(handle)
-        # v1 won run 2; it is retired, and its hardened twin v6 stands in for it.
-        self.assertEqual(DEFAULT_READER, SEALED_DEFAULT[choice["winner"]])
+            self.assertEqual(SEALED_DEFAULT[json.load(handle)["winner"]], "v6")
 
 
 if __name__ == "__main__":

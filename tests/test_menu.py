@@ -3,6 +3,8 @@ the same quote check, two narrow questions, roles, and the verdict's probability
 
 import json
 import math
+import os
+import sys
 
 from receipt_pair.answers import (CONTRADICTED, LOW_CONFIDENCE, NOT_SHOWN, OK, SHOWN,
                                   SHOWN_QUOTES_FAILURE, WRONG_TURN, CheckedAnswer)
@@ -16,6 +18,7 @@ from tests.fakeserver import FakeServer
 from tests.helpers import TempDirTest, run_cli
 
 import unittest
+from unittest import mock
 
 NOISE = "\n".join(f"    def helper_{i}(self): return {i}" for i in range(300))
 TURNS = [
@@ -179,6 +182,28 @@ class ThroughTheServer(TempDirTest):
                 self.assertEqual(status, 0, text)
                 status, text, _ = run_cli("score", out, self.items(), "--json")
                 self.assertEqual(json.loads(text)["arms"]["R2"]["true_shown_kept"]["k"], 1)
+
+    def test_the_default_reader_is_r1_for_check_and_gate(self):
+        # No --reader and no RECEIPT_PAIR_READER (the suite sets it for v6's fake replies):
+        # `check` asks r1, B is told A's checked answer, and the gate runs its command.
+        log = self.write("log.json", json.dumps([{"cmd": t.cmd, "output": t.output}
+                                                 for t in TURNS]))
+        marker = self.path("pushed")
+        env = {k: v for k, v in os.environ.items() if k != "RECEIPT_PAIR_READER"}
+        with FakeServer() as fake, mock.patch.dict(os.environ, env, clear=True):
+            fake.script("qa", *[self.answer_by_label] * 2)
+            fake.script("qb", *[self.answer_by_label] * 2)
+            models = ["--base-url", fake.base_url, "--model-a", "qa", "--model-b", "qb"]
+            status, out, err = run_cli("check", "--claim", CLAIM, "--log", log, "--json",
+                                       *models)
+            self.assertEqual(status, 0, err)
+            self.assertEqual(json.loads(out)["reader"], "r1")
+            self.assertIn("Another checker read the same log",
+                          fake.chats("qb")[0]["messages"][1]["content"])
+            status, out, err = run_cli("gate", "--claim", CLAIM, "--log", log, *models, "--",
+                                       sys.executable, "-c", f"open({marker!r}, 'w')")
+        self.assertEqual(status, 0, out + err)
+        self.assertTrue(os.path.exists(marker))
 
     def test_readers_are_listed_once(self):
         self.assertEqual(len({r.fingerprint for r in READERS.values()}), len(READERS))
