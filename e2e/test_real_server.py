@@ -143,13 +143,14 @@ class RealServer(unittest.TestCase):
 
     def test_gate_runs_a_command_when_both_models_show_it(self):
         # One model asked through both arms, on a one-line plain-text log (no command to
-        # copy by mistake) that this model at temperature 0 answers with an exact quote.
+        # copy by mistake) that this model at temperature 0 answers with an exact quote:
+        # reader v6, whose reply is a free quote (the default, r1, answers by label).
         marker = os.path.join(self.dir, "deployed")
         log = os.path.join(self.dir, "deploy.txt")
         with open(log, "w") as handle:
             handle.write("api v2.4.0 deployed to production: 3/3 pods ready\n")
         done = cli("gate", "--claim", "I deployed api v2.4.0 to production", "--log", log,
-                   "--base-url", BASE_URL, "--model-a", MODEL_A, "--model-b", MODEL_A, "--",
+                   "--reader", "v6", "--base-url", BASE_URL, "--model-a", MODEL_A, "--model-b", MODEL_A, "--",
                    sys.executable, "-c", f"open({marker!r}, 'w')")
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         self.assertTrue(os.path.exists(marker))
