@@ -52,6 +52,20 @@ class TempDirTest(unittest.TestCase):
             handle.write(text)
         return path
 
+    def good_batch(self, n=2):
+        """(items file, answers file) of a finished `batch` over `n` items, every answer
+        a good one from the fake server."""
+        from tests.fakeserver import FakeServer
+
+        items = self.write("items.jsonl", make_items(n))
+        out = self.path("answers.jsonl")
+        with FakeServer() as fake:
+            fake.script("qa", *[good] * n)
+            fake.script("qb", *[good] * n)
+            run_cli("batch", items, "--out", out, "--base-url", fake.base_url,
+                    "--model-a", "qa", "--model-b", "qb")
+        return items, out
+
 
 def closed_port():
     """A loopback port nothing listens on (bound, then closed)."""

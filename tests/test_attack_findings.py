@@ -423,15 +423,7 @@ class Findings(Attack):
         # Gains: a traceback from `score`: an answer row whose "verdict" is a list or an
         # object (TypeError, unhashable), or an items record whose "models" is a list
         # (AttributeError).
-        from tests.helpers import good, make_items
-
-        items = self.write("items.jsonl", make_items(2))
-        out = self.path("answers.jsonl")
-        with FakeServer() as fake:
-            fake.script("qa", good, good)
-            fake.script("qb", good, good)
-            run_cli("batch", items, "--out", out, "--base-url", fake.base_url,
-                    "--model-a", "qa", "--model-b", "qb")
+        items, out = self.good_batch()
         with open(out) as handle:
             rows = [json.loads(line) for line in handle]
         for name, (index, edit) in {"verdict a list": (1, {"verdict": []}),

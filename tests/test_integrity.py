@@ -12,7 +12,7 @@ from receipt_pair import files, records
 from receipt_pair.selftest import DISGUISED, HIDING
 
 from tests.fakeserver import FakeServer, answer
-from tests.helpers import EXAMPLES, TempDirTest, good, make_items, run_cli
+from tests.helpers import EXAMPLES, TempDirTest, make_items, run_cli
 
 CLEAN = "Deployed to production OK"
 
@@ -161,13 +161,7 @@ class Tampering(TempDirTest):
                 self.assertEqual(status, 1, out)
 
     def test_answers_header_and_rows(self):
-        items = self.write("items.jsonl", make_items(2))
-        out = self.path("answers.jsonl")
-        with FakeServer() as fake:
-            fake.script("qa", good, good)
-            fake.script("qb", good, good)
-            run_cli("batch", items, "--out", out, "--base-url", fake.base_url,
-                    "--model-a", "qa", "--model-b", "qb")
+        items, out = self.good_batch()
         with open(out) as handle:
             lines = [json.loads(line) for line in handle]
         self.assertEqual(run_cli("replay", out, items)[0], 0)
@@ -205,13 +199,7 @@ class Durability(TempDirTest):
         self.assertIn("another receipt-pair process", err)
 
     def test_a_complete_last_record_is_not_asked_again(self):
-        items = self.write("items.jsonl", make_items(2))
-        out = self.path("answers.jsonl")
-        with FakeServer() as fake:
-            fake.script("qa", good, good)
-            fake.script("qb", good, good)
-            run_cli("batch", items, "--out", out, "--base-url", fake.base_url,
-                    "--model-a", "qa", "--model-b", "qb")
+        items, out = self.good_batch()
         with open(out, "rb+") as handle:  # the last newline lost, the record whole
             handle.seek(-1, os.SEEK_END)
             handle.truncate()
