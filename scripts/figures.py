@@ -15,13 +15,15 @@ Kinds: `score FILE` (every measure for every arm), `variants [ARM] FILE...` (one
 reader for one arm, R2 when no arm is named), `choice FILE` (run 2's sealed choice),
 `choice3 FILE` (run 3's), `targets FILE...` (one reader's R2 figures against issue 15's
 targets), `traps FILE` (right per trap and arm), `bench FILE` (the benchmark's summary),
-`codes FILE` (the quote check's reason codes per model).
+`codes FILE` (the quote check's reason codes per model), `plain LABEL FILE` (one reader's
+R2 figures in words, every denominator given).
 """
 
 import json
 import os
 import re
 import sys
+import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -179,7 +181,25 @@ def render_targets(paths):
     return lines
 
 
-RENDERERS = {"score": render_score, "variants": render_variants, "traps": render_traps,
+def render_plain(paths):
+    """`plain LABEL FILE`: what one reader's pair does under R2 on one item set, in words,
+    with every denominator (LABEL names the logs, with _ for spaces)."""
+    label, score = paths[0].replace("_", " "), load(paths[1])
+    r2 = score["arms"]["R2"]
+
+    def of(key):
+        return f"{r2[key]['k']} of {r2[key]['n']}"
+
+    return textwrap.wrap(f"On {label}, the pair under reader {score['reader']} and R2 gave a receipt "
+            f"(`shown`) for {of('true_shown_kept')} claims the log shows, and a false one for "
+            f"{of('false_shown')} claims it does not show. It said `contradicted` for "
+            f"{of('true_contradicted_kept')} claims the log contradicts, and wrongly for "
+            f"{of('false_contradicted')} claims it does not contradict. It said `not shown` "
+            f"rightly for {of('correct_not_shown')} claims the log neither shows nor "
+            f"contradicts. Right in all: {of('right')}.", 92)
+
+
+RENDERERS = {"plain": render_plain, "score": render_score, "variants": render_variants, "traps": render_traps,
              "bench": render_bench, "codes": render_codes,
              "choice": render_choice, "choice3": render_choice3, "targets": render_targets}
 

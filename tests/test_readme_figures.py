@@ -37,7 +37,9 @@ class ReadmeFigures(unittest.TestCase):
     def test_quoted_files_are_sealed(self):
         for spec_text, _ in figures.blocks(self.text):
             # every word after the kind is a file, except the arm a `variants` block names
-            for path in [w for w in spec_text.split()[1:] if w not in figures.ARMS]:
+            # and the label a `plain` block starts with
+            kind, *words = spec_text.split()
+            for path in [w for w in words[kind == "plain":] if w not in figures.ARMS]:
                 with self.subTest(path=path):
                     folder, name = os.path.split(os.path.join(ROOT, path))
                     hashes = sealed_hashes(folder)
@@ -75,3 +77,17 @@ class ReadmeFigures(unittest.TestCase):
             figures.load = original
         self.assertEqual(lines[0], "| measure | A | B | R1 | R2 | R3 |")
         self.assertIn("| right | 1 of 4 (5-70%) |", lines[2])
+
+    def test_render_plain_block_gives_every_denominator(self):
+        fake = {"reader": "r9", "arms": {"R2": {
+            key: {"k": i, "n": 10 + i, "rate": 0.1, "low": 0.0, "high": 0.5}
+            for i, (key, _) in enumerate(figures.MEASURES)}}}
+        original = figures.load
+        figures.load = lambda path: fake
+        try:
+            text = " ".join(figures.render("plain long_logs x.json").split())
+        finally:
+            figures.load = original
+        self.assertTrue(text.startswith("On long logs, the pair under reader r9 and R2"))
+        for i, _ in enumerate(figures.MEASURES):
+            self.assertIn(f"{i} of {10 + i}", text)
