@@ -111,7 +111,8 @@ def render_bench(paths):
     check = bench.get("check")
     if check:
         lines.append("")
-        lines.append(f"`check`, both models asked at once against in turn, median of "
+        by = f" (reader {check['reader']})" if check.get("reader") else ""
+        lines.append(f"`check`, both models asked at once against in turn{by}, median of "
                      f"{check['runs']} runs: {check['concurrent_s']:.2f} s against "
                      f"{check['sequential_s']:.2f} s (ratio {check['ratio']:.2f}; same answers: "
                      f"{'yes' if check['same_answers'] else 'NO'}).")
