@@ -67,6 +67,34 @@ class TempDirTest(unittest.TestCase):
         return items, out
 
 
+class GateTest(TempDirTest):
+    """A gate whose action leaves a marker file, asked through the fake server."""
+
+    claim = "I deployed to production"
+
+    def setUp(self):
+        super().setUp()
+        self.marker = self.path("ran.txt")
+        self.action = [sys.executable, "-c", "import sys; open(sys.argv[1], 'w').write('x')",
+                       self.marker]
+        self.requests = []
+
+    def gate(self, log, reply_a, reply_b=None, *options, claim=None):
+        from tests.fakeserver import FakeServer
+
+        with FakeServer() as fake:
+            fake.script("qa", reply_a)
+            fake.script("qb", reply_b or reply_a)
+            result = run_cli("gate", "--claim", claim or self.claim, "--log", log,
+                             "--base-url", fake.base_url, "--model-a", "qa", "--model-b", "qb",
+                             *options, "--", *self.action)
+            self.requests = fake.chats()
+        return result
+
+    def turns_log(self, *turns):
+        return self.write("log.json", json.dumps({"turns": [dict(t) for t in turns]}))
+
+
 def closed_port():
     """A loopback port nothing listens on (bound, then closed)."""
     sock = socket.socket()

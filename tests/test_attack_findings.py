@@ -14,7 +14,7 @@ import sys
 import unittest
 
 from tests.fakeserver import FakeServer, Reply, answer
-from tests.helpers import EXAMPLES, TempDirTest, run_cli
+from tests.helpers import EXAMPLES, GateTest, run_cli
 
 CLEAN = "Deployed to production OK"
 CLAIM = "I deployed to production"
@@ -41,26 +41,8 @@ def honest(fail_words=("ERROR", "FAILED", "failed", "Terminated", "Signal", "tim
     return reply
 
 
-class Attack(TempDirTest):
-    def setUp(self):
-        super().setUp()
-        self.marker = self.path("ran.txt")
-        self.action = [sys.executable, "-c", "import sys; open(sys.argv[1], 'w').write('x')",
-                       self.marker]
-        self.requests = []
-
-    def gate(self, log, reply_a, reply_b=None, *options, claim=CLAIM):
-        with FakeServer() as fake:
-            fake.script("qa", reply_a)
-            fake.script("qb", reply_b or reply_a)
-            result = run_cli("gate", "--claim", claim, "--log", log, "--base-url",
-                             fake.base_url, "--model-a", "qa", "--model-b", "qb", *options,
-                             "--", *self.action)
-            self.requests = fake.chats()
-        return result
-
-    def turns_log(self, *turns):
-        return self.write("log.json", json.dumps({"turns": [dict(t) for t in turns]}))
+class Attack(GateTest):
+    claim = CLAIM
 
     def shown(self, turn="T1", quote=CLEAN):
         return answer("shown", turn, quote)
