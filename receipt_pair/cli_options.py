@@ -23,6 +23,7 @@ from .render import DEFAULT_MAX_TURNS
 from .report import render_differences
 from .request import SETTINGS
 from .rules import DEFAULT_RULE, RULES
+from .transport import MAX_TIMEOUT
 
 def json_object(text):
     try:
@@ -55,17 +56,13 @@ def count_int(text):
     return value
 
 
-# The longest wait any option may ask for: a day. More (or infinity) no clock can hold.
-MAX_SECONDS = 86400.0
-
-
 def positive_float(text):
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value <= MAX_SECONDS:
-        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_SECONDS:g}")
+    if not 0 < value <= MAX_TIMEOUT:  # the longest wait any option may ask for
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_TIMEOUT:g}")
     return value
 
 

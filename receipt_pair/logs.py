@@ -210,12 +210,11 @@ def _junit_walk(root):
         if child is None:
             children.pop()
             yield "end", path.pop()
-        elif child.tag == "testcase":
-            yield "start", child
         else:
             yield "start", child
-            path.append(child)
-            children.append(iter(child))
+            if child.tag != "testcase":
+                path.append(child)
+                children.append(iter(child))
 
 
 def _junit_summary(suite, counts, direct):
@@ -247,9 +246,10 @@ def _junit_disagreements(suite, counts, total):
             continue
         expected = total if outcome is None else counts[outcome]
         value = value.strip()
-        if not _WHOLE_NUMBER.match(value) or int(value) != expected:
-            found.append(f"{attribute}={value[:20]!r}" if not _WHOLE_NUMBER.match(value)
-                         else f"{attribute}={value}")
+        if not _WHOLE_NUMBER.match(value):
+            found.append(f"{attribute}={value[:20]!r}")
+        elif int(value) != expected:
+            found.append(f"{attribute}={value}")
     return found
 
 

@@ -224,6 +224,7 @@ class Transport:
         self.base_url = base_url.rstrip("/") if isinstance(base_url, str) else base_url
         self.timeout = float(timeout)
         self.allow_remote = allow_remote
+        self._probe_deadline = None  # set while several probes share one timeout
         self._parts = check_base_url(self.base_url, allow_remote)
 
     def _connection(self, timeout):
@@ -342,9 +343,8 @@ class Transport:
         timeout, and a probe with no time left is not sent.
         """
         limit = min(PROBE_TIMEOUT, self.timeout)
-        deadline = getattr(self, "_probe_deadline", None)
-        if deadline is not None:
-            limit = min(limit, deadline - time.monotonic())
+        if self._probe_deadline is not None:
+            limit = min(limit, self._probe_deadline - time.monotonic())
             if limit <= 0.05:
                 return None
         try:

@@ -12,6 +12,7 @@ import socket
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 from receipt_pair.cli import main
 
@@ -35,6 +36,15 @@ def run_cli(*argv, stdin=None):
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = main(list(argv))
     return status, out.getvalue(), err.getvalue()
+
+
+def users_reader(reader=None):
+    """The environment a user has, for a `with`: RECEIPT_PAIR_READER unset (the suite sets
+    it to v6 for its fake replies, tests/__init__.py), or set to `reader`."""
+    env = {k: v for k, v in os.environ.items() if k != "RECEIPT_PAIR_READER"}
+    if reader:
+        env["RECEIPT_PAIR_READER"] = reader
+    return mock.patch.dict(os.environ, env, clear=True)
 
 
 class TempDirTest(unittest.TestCase):

@@ -17,13 +17,12 @@ import shutil
 import subprocess
 import sys
 import unittest
-from unittest import mock
 from collections import Counter
 
 from receipt_pair.items import read_items
 from receipt_pair.logs import read_log
 from tests.fakeserver import FakeServer, answer
-from tests.helpers import EXAMPLES, TempDirTest, closed_port, run_cli
+from tests.helpers import EXAMPLES, TempDirTest, closed_port, run_cli, users_reader
 
 GATE_DEMO = os.path.join(EXAMPLES, "gate-demo", "run_demo.py")
 CHAIN_DEMO = os.path.join(EXAMPLES, "chain_demo", "demo_chain.py")
@@ -106,9 +105,7 @@ class ExampleFiles(unittest.TestCase):
         for argv, expected in runs:
             with self.subTest(run=" ".join(argv)):
                 paths = [os.path.join(root, a) if a.startswith("examples/") else a for a in argv]
-                # as a reader of the README runs it: no RECEIPT_PAIR_READER from the suite
-                env = {k: v for k, v in os.environ.items() if k != "RECEIPT_PAIR_READER"}
-                with mock.patch.dict(os.environ, env, clear=True):
+                with users_reader():  # as a reader of the README runs it
                     status, out, err = run_cli("verify", *paths)
                 self.assertEqual(status, 0, err)
                 self.assertEqual(out, expected)

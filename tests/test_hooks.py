@@ -20,7 +20,7 @@ from unittest import mock
 from receipt_pair import hook_records
 from receipt_pair.cli_hook import install_snippet
 from tests.fakeserver import FakeServer, Reply, answer
-from tests.helpers import DATA, TempDirTest, closed_port, run_cli
+from tests.helpers import DATA, TempDirTest, closed_port, run_cli, users_reader
 
 TRANSCRIPTS = os.path.join(DATA, "transcripts")
 HOOKS = os.path.join(DATA, "hooks")
@@ -428,10 +428,7 @@ class Snippets(TempDirTest):
     def snippet(self, agent, *options, reader=None):
         """The snippet printed with `options`, and RECEIPT_PAIR_READER as `reader` (unset
         by default: the suite sets it for the fake server's replies)."""
-        env = {k: v for k, v in os.environ.items() if k != "RECEIPT_PAIR_READER"}
-        if reader:
-            env["RECEIPT_PAIR_READER"] = reader
-        with mock.patch.dict(os.environ, env, clear=True):
+        with users_reader(reader):
             status, out, err = run_cli("hook", agent, "--install-snippet", *options)
         self.assertEqual(status, 0)
         return json.loads(out), err

@@ -15,10 +15,9 @@ from receipt_pair.readers_menu import decide_narrow, partner_hint, render_menu_l
 from receipt_pair.turn import Turn
 
 from tests.fakeserver import FakeServer
-from tests.helpers import TempDirTest, run_cli
+from tests.helpers import TempDirTest, run_cli, users_reader
 
 import unittest
-from unittest import mock
 
 NOISE = "\n".join(f"    def helper_{i}(self): return {i}" for i in range(300))
 TURNS = [
@@ -189,8 +188,7 @@ class ThroughTheServer(TempDirTest):
         log = self.write("log.json", json.dumps([{"cmd": t.cmd, "output": t.output}
                                                  for t in TURNS]))
         marker = self.path("pushed")
-        env = {k: v for k, v in os.environ.items() if k != "RECEIPT_PAIR_READER"}
-        with FakeServer() as fake, mock.patch.dict(os.environ, env, clear=True):
+        with FakeServer() as fake, users_reader():
             fake.script("qa", *[self.answer_by_label] * 2)
             fake.script("qb", *[self.answer_by_label] * 2)
             models = ["--base-url", fake.base_url, "--model-a", "qa", "--model-b", "qb"]
