@@ -116,6 +116,9 @@ def _cmd_claims(args):
 
 def _cmd_hook(args):
     if args.install_snippet:
+        # the reader goes into the command unasked: one that cannot run (an unknown value of
+        # RECEIPT_PAIR_READER) would leave a hook that never checks anything
+        get_reader(args.reader)
         print_json(install_snippet(args.agent, snippet_command(args)))
         print(f"receipt-pair: {WHERE_SNIPPET_GOES[args.agent]}", file=sys.stderr)
         return 0

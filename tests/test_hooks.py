@@ -433,6 +433,14 @@ class Snippets(TempDirTest):
         self.assertEqual(status, 0)
         return json.loads(out), err
 
+    def test_a_reader_that_cannot_run_makes_no_snippet(self):
+        for reader in ("zz", "v1"):  # unknown; retired
+            with self.subTest(reader), users_reader(reader):
+                status, out, err = run_cli("hook", "codex", "--install-snippet")
+            self.assertNotEqual(status, 0)
+            self.assertEqual(out, "")
+            self.assertIn("reader", err)
+
     def test_a_reader_from_the_environment_is_carried_into_the_command(self):
         value, _ = self.snippet("codex", reader="v6")
         command = value["hooks"]["Stop"][0]["hooks"][0]["command"]
