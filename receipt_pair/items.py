@@ -9,7 +9,7 @@ from typing import Optional, Tuple
 
 from .errors import InputError
 from .files import decode, display_name, json_lines, loads_strict, read_bytes, sha256_bytes
-from .logs import kind_of, turn_from_json
+from .turn import kind_of, turn_from_json
 from .turn import Turn
 
 TRUTHS = ("shown", "contradicted", "not_shown")

@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from . import transcripts
 from .errors import InputError
 from .files import decode, display_name, json_lines, loads_strict, read_bytes, sha256_bytes
-from .turn import Turn
+from .turn import Turn, kind_of, turn_from_json  # noqa: F401 (read from here too)
 
 # A JSON log starts with a list of objects or an object with a quoted key. Plain text that
 # merely starts with a bracket ("[INFO] starting") stays plain text.
@@ -123,37 +123,6 @@ def _parse_json_lines(text, name, warnings):
             raise InputError(f"{where}: not valid JSON: {exc}") from None
         turns.append(turn_from_json(value, where))
     return turns
-
-
-def kind_of(value):
-    return {dict: "an object", list: "a list", bool: "true/false", int: "a number", str: "a string",
-            float: "a number"}.get(type(value), type(value).__name__)
-
-
-def turn_from_json(value, where):
-    """A `Turn` from one decoded JSON value; `where` names it in errors.
-
-    A record with neither "cmd" nor "output" is not a turn: read as one, a file of other
-    records (an agent's session in a format not recognised) would become empty turns.
-    """
-    if not isinstance(value, dict):
-        raise InputError(f"{where}: a turn must be an object with 'cmd' and 'output', "
-                         f"not {kind_of(value)}")
-    if "cmd" not in value and "output" not in value:
-        raise InputError(f"{where}: not a turn (it has neither 'cmd' nor 'output'); if this "
-                         "is an agent's session file, name its format")
-    fields = {}
-    for key in ("cmd", "output"):
-        text = value.get(key)
-        if text is None:  # missing or null: an empty field
-            text = ""
-        if not isinstance(text, str):
-            raise InputError(f"{where}: '{key}' must be a string, not {kind_of(text)}")
-        fields[key] = text
-    status = value.get("exit_status")
-    if status is not None and (isinstance(status, bool) or not isinstance(status, int)):
-        raise InputError(f"{where}: 'exit_status' must be a whole number, not {kind_of(status)}")
-    return Turn(cmd=fields["cmd"], output=fields["output"], exit_status=status)
 
 
 # The suite's own counts, checked against the test cases read (outcome each one counts).

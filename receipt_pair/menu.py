@@ -20,7 +20,7 @@ check judges a chosen line exactly as it judges a quoted one, against the whole 
 import re
 
 from . import evidence
-from .render import ShownTurn, cut_middle, exit_status_line, readable
+from .render import ShownTurn, cut_middle, readable, status_lines
 
 # What the menu may hold: lines in all, lines per turn, characters in all.
 MAX_LINES = 30
@@ -181,8 +181,9 @@ def _lines_of(turn):
 def _full_output(turn):
     """The whole output made readable, with the exit status line a recorded failure adds."""
     text = readable(turn.output)
-    if turn.exit_status:
-        text = text.rstrip("\n") + ("\n" if text.strip() else "") + exit_status_line(turn.exit_status)
+    ending = status_lines(turn)
+    if ending:
+        text = text.rstrip("\n") + ("\n" if text.strip() else "") + ending
     return text.rstrip("\n")
 
 
@@ -226,7 +227,7 @@ def shown_turn(turn, number, keep):
     return ShownTurn(id=f"T{number}", cmd=cmd, output=output,
                      output_parts=tuple(parts) or ("",), raw_output=turn.output,
                      exit_status=turn.exit_status, readable=full,
-                     part_starts=tuple(part_starts) or (0,))
+                     part_starts=tuple(part_starts) or (0,), finished=turn.finished)
 
 
 def render_menu_turns(claim, turns, context_turns=CONTEXT_TURNS):

@@ -15,7 +15,7 @@ from . import readers
 from .ask import ModelAnswer, SchemaMemory, ask
 from .client import DEFAULT_MODEL_A, DEFAULT_MODEL_B, Client, ServerUnreachable
 from .errors import InputError, ModelCallFailed, ServerError, UsageError
-from .logs import turn_from_json
+from .turn import turn_from_json
 from .turn import Turn
 from .render import DEFAULT_MAX_TURNS
 from .rules import DEFAULT_RULE, RULES, combine

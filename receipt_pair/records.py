@@ -268,8 +268,7 @@ def build_receipt(result, log_name, log_sha256, turns, max_turns, settings, witn
         "claim": result.claim,
         "log": {"file": log_name, "sha256": log_sha256},
         "max_turns": max_turns,
-        "turns": [{"cmd": t.cmd, "output": t.output, "exit_status": t.exit_status}
-                  for t in list(turns)[-max_turns:]],
+        "turns": [t.to_json() for t in list(turns)[-max_turns:]],
         "shown": [{"id": t.id, "cmd": t.cmd, "output": t.output} for t in result.shown],
         "reader": {"version": result.reader.version, "fingerprint": result.reader.fingerprint,
                    "check": result.reader.check},

@@ -28,6 +28,7 @@ class ShownTurn:
     # part starts in it: a quote is judged with the whole line it sits in, wherever the cut.
     readable: str = ""
     part_starts: Tuple[int, ...] = (0,)
+    finished: bool = True  # False: the command still ran when the log was written
 
 
 def cut_middle(text, cap):
@@ -69,6 +70,20 @@ def exit_status_line(status):
     return f"[exit status {status}]"
 
 
+UNFINISHED_LINE = "[still running when the log was written]"
+
+
+def status_lines(turn):
+    """The lines the log's own record of how a turn ended adds after its output: a non-zero
+    exit status, or that the command had not finished."""
+    lines = []
+    if turn.exit_status:
+        lines.append(exit_status_line(turn.exit_status))
+    if not turn.finished:
+        lines.append(UNFINISHED_LINE)
+    return "\n".join(lines)
+
+
 def show_invisible(text):
     """Characters a terminal draws as nothing (zero-width, bidi controls) made visible."""
     if text.isascii():
@@ -107,8 +122,8 @@ def render_turns(turns, max_turns=DEFAULT_MAX_TURNS, cmd_cap=300, output_cap=150
         cmd, _ = cut_middle(readable(turn.cmd), cmd_cap)
         full = readable(turn.output)
         output, parts = cut_middle(full, output_cap)
-        if turn.exit_status:
-            line = exit_status_line(turn.exit_status)
+        line = status_lines(turn)
+        if line:
             glue = "" if not output or output.endswith("\n") else "\n"
             output = output + glue + line
             parts = parts[:-1] + (parts[-1] + glue + line,)
@@ -116,7 +131,7 @@ def render_turns(turns, max_turns=DEFAULT_MAX_TURNS, cmd_cap=300, output_cap=150
         starts = (0,) if len(parts) == 1 else (0, len(full) - len(parts[-1]))
         shown.append(ShownTurn(id=f"T{number}", cmd=cmd, output=output, output_parts=parts,
                                raw_output=turn.output, exit_status=turn.exit_status,
-                               readable=full, part_starts=starts))
+                               readable=full, part_starts=starts, finished=turn.finished))
     return shown
 
 

@@ -18,7 +18,7 @@ from .conform import conforms
 from .errors import InputError, UsageError
 from .pins import pin_from_record, witness_problem
 from .testcounts import count_tests
-from .turn import Turn
+from .turn import turn_from_json
 from .readers import get_reader
 from .records import ANSWERS_SCHEMAS, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, canonical_sha256
 from .ask import request_digest
@@ -204,11 +204,10 @@ def _turns_of(receipt):
     for number, turn in enumerate(turns, 1):
         if not isinstance(turn, dict):
             return None, f"the receipt's turn {number} is not an object"
-        cmd, output, status = turn.get("cmd", ""), turn.get("output", ""), turn.get("exit_status")
-        if not isinstance(cmd, str) or not isinstance(output, str) or not (
-                status is None or (isinstance(status, int) and not isinstance(status, bool))):
+        try:
+            out.append(turn_from_json(turn, f"the receipt's turn {number}"))
+        except InputError:
             return None, f"the receipt's turn {number} has a field of the wrong type"
-        out.append(Turn(cmd, output, status))
     return out, None
 
 
