@@ -36,6 +36,10 @@ QUOTE_TOO_SHORT = "quote_too_short"
 QUOTE_AFTER_FORGED_FENCE = "quote_after_forged_fence"
 SHOWN_IN_FAILED_TURN = "shown_in_failed_turn"
 CONTRADICTED_WITHOUT_FAILURE = "contradicted_without_failure"
+SHOWN_SUPERSEDED = "shown_superseded"
+CONTRADICTED_SUPERSEDED = "contradicted_superseded"
+QUOTE_FROM_UNFINISHED = "quote_from_unfinished"
+SHOWN_NOT_DRAWN = "shown_not_drawn"
 LOW_CONFIDENCE = "low_confidence"  # the reader's confidence rule, after the quote check
 CALL_FAILED = "call_failed"  # no reply at all: the model call itself failed
 # One line each, for people reading a checked answer.
@@ -53,10 +57,18 @@ CODE_TEXT = {
     SHOWN_QUOTES_FAILURE: "a shown whose quoted line is a failure line",
     SHOWN_OVER_OVERWRITE: "a shown over output where an overwrite hid a failure",
     QUOTE_IS_INSTRUCTION: "the quote's line reads as an instruction to the checker",
-    QUOTE_TOO_SHORT: "the quote is a part of a line too short to mean anything",
+    QUOTE_TOO_SHORT: "the quote is a part of a line too short to mean anything, or a line "
+                     "with no letter or digit",
     QUOTE_AFTER_FORGED_FENCE: "the quote sits after text that pretends to end its turn",
-    SHOWN_IN_FAILED_TURN: "a shown from a turn whose recorded exit status is not 0",
+    SHOWN_IN_FAILED_TURN: "a shown from a turn that failed (an exit status not 0, or a "
+                          "failure line)",
     CONTRADICTED_WITHOUT_FAILURE: "a contradicted whose line reports no failure or undoing",
+    SHOWN_SUPERSEDED: "a shown from a run that a later run of the same operation failed after",
+    CONTRADICTED_SUPERSEDED: "a contradicted from a failure that a later run of the same "
+                             "operation passed after",
+    QUOTE_FROM_UNFINISHED: "the quote is from a command that had not finished",
+    SHOWN_NOT_DRAWN: "a shown whose quote a terminal never drew (hidden, concealed, "
+                     "overwritten)",
     LOW_CONFIDENCE: "the verdict's probability is below the reader's threshold",
     CALL_FAILED: "the model call failed, so the model cannot vouch",
 }
@@ -64,7 +76,8 @@ REFUSAL_CODES = (
     UNPARSEABLE_REPLY, INVALID_VERDICT, WRONG_TURN, EMPTY_QUOTE, QUOTE_FROM_COMMAND,
     QUOTE_FROM_OTHER_TURN, QUOTE_WHITESPACE_ONLY, QUOTE_NOT_FOUND, SHOWN_QUOTES_FAILURE,
     SHOWN_OVER_OVERWRITE, QUOTE_IS_INSTRUCTION, QUOTE_TOO_SHORT, QUOTE_AFTER_FORGED_FENCE,
-    SHOWN_IN_FAILED_TURN, CONTRADICTED_WITHOUT_FAILURE,
+    SHOWN_IN_FAILED_TURN, CONTRADICTED_WITHOUT_FAILURE, SHOWN_SUPERSEDED,
+    CONTRADICTED_SUPERSEDED, QUOTE_FROM_UNFINISHED, SHOWN_NOT_DRAWN,
 )
 
 
@@ -82,6 +95,9 @@ class CheckedAnswer:
     reason: str
     answer: str  # shown / contradicted / not shown, after the check
     code: str  # ok, model_not_shown, or the rule that refused it
+    # The label of the menu line the model named (L3), for readers that answer by label:
+    # where the same text stands on two lines, the label says which one the model meant.
+    line: Optional[str] = None
 
     def to_dict(self):
         return asdict(self)

@@ -15,11 +15,12 @@ from . import records
 from .client import ServerUnreachable
 from .errors import MismatchError, ServerError
 from .answers import CHECKED_KEYS, CheckedAnswer
+from .readers_menu import label_of_reply
 from .ask import SchemaMemory, ask
 
 # Consecutive failed calls after which the server is taken to be failing, not the item.
 MAX_FAILURES_IN_A_ROW = 3
-_CONFIG_KEYS = ("reader", "reader_fingerprint", "max_turns", "models", "extra")
+_CONFIG_KEYS = ("reader", "reader_fingerprint", "check", "menu", "max_turns", "models", "extra")
 
 
 @dataclass
@@ -109,7 +110,8 @@ def _ask_all(items, done, out_path, fd, client, reader, model_a, model_b, max_tu
     asked = 0
     started = time.monotonic()
     # Roles: model B is asked about model A's checked answer to the same item.
-    partners = {item_id: CheckedAnswer(*(row[k] for k in CHECKED_KEYS))
+    partners = {item_id: CheckedAnswer(*(row[k] for k in CHECKED_KEYS),
+                                       line=label_of_reply(row.get("reply")))
                 for (item_id, arm), row in done.items() if arm == "A"}
 
     def question(item, arm, model, extra):

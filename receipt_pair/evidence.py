@@ -1,117 +1,18 @@
-"""What a line says on its face: a failure, or an instruction to the checker.
+"""What a line says on its face: a failure, an undoing, or an instruction to the checker.
 
 Plain patterns, no model. The quote check uses them to take answers away: a `shown` whose
 line is a failure line, or any verdict whose line tells the checker what to answer, is
 refused. Before any pattern is matched, characters are folded to what a person reading
-the terminal would take them for (`fold`), so look-alike letters, invisible characters and
-right-to-left overrides cannot disguise "ERROR" or "verdict: shown".
+the terminal would take them for (folding.py), so look-alike letters, invisible
+characters and right-to-left overrides cannot disguise "ERROR" or "verdict: shown".
+
+These are the words of the current check; the frozen words of earlier checks, which sealed
+answers were judged by, are in evidence_c1.py and evidence_c2.py.
 """
 
-import functools
 import re
-import unicodedata
 
-# Letters from other scripts that look like Latin ones. NFKC does not touch them, and a
-# person reading "ЕRRОR" (Cyrillic Е and О) reads ERROR.
-_LOOK_ALIKES = {
-    # Cyrillic
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
-    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i",
-    "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "һ": "h", "ɡ": "g",
-    "А": "A", "В": "B", "Е": "E", "Ё": "E", "К": "K", "М": "M", "Н": "H", "О": "O",
-    "Р": "P", "С": "C", "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ї": "I",
-    "Ј": "J", "Ԁ": "D", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "I", "Һ": "H",
-    # Greek
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
-    "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ι": "i",
-    "κ": "k", "ν": "v", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "α": "a", "ε": "e",
-    # Latin letters that read as others
-    "ı": "i", "ȷ": "j", "ℓ": "l", "ǀ": "l",
-    # Armenian, Coptic and more Greek
-    "Օ": "O", "օ": "o", "Ս": "U", "ս": "u", "Տ": "S", "հ": "h", "ո": "n", "ց": "g",
-    "զ": "q", "ա": "w", "ⲟ": "o", "Ⲟ": "O", "ⲣ": "p", "Ⲣ": "P", "ⲥ": "c", "Ⲥ": "C",
-    "ϲ": "c", "Ϲ": "C", "ϳ": "j", "Ϳ": "J", "ɑ": "a", "ɩ": "i", "ʋ": "u",
-    # Cherokee capitals (its small letters are folded to them first)
-    "Ꭺ": "A", "Ᏼ": "B", "Ꮯ": "C", "Ꭰ": "D", "Ꭼ": "E", "Ꮐ": "G", "Ꮋ": "H", "Ꭵ": "I",
-    "Ꭻ": "J", "Ꮶ": "K", "Ꮮ": "L", "Ꮇ": "M", "Ꮎ": "O", "Ꮲ": "P", "Ꭱ": "R", "Ꮪ": "S",
-    "Ꭲ": "T", "Ꮩ": "V", "Ꮃ": "W", "Ꮓ": "Z",
-    # Lisu, whose letters are drawn as Latin capitals
-    "ꓮ": "A", "ꓐ": "B", "ꓚ": "C", "ꓓ": "D", "ꓰ": "E", "ꓝ": "F", "ꓖ": "G", "ꓧ": "H",
-    "ꓲ": "I", "ꓙ": "J", "ꓗ": "K", "ꓡ": "L", "ꓟ": "M", "ꓠ": "N", "ꓳ": "O", "ꓑ": "P",
-    "ꓣ": "R", "ꓢ": "S", "ꓔ": "T", "ꓴ": "U", "ꓦ": "V", "ꓪ": "W", "ꓫ": "X", "ꓬ": "Y",
-    "ꓜ": "Z",
-    # small capitals, which NFKC leaves alone
-    "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h",
-    "ɪ": "i", "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p",
-    "ʀ": "r", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
-}
-# Controls that reorder what follows them on screen: RLO, RLE, RLI.
-_RIGHT_TO_LEFT = "\u202e\u202b\u2067"
-_BIDI_END = "\u202c\u2069"
-
-
-@functools.lru_cache(maxsize=4096)
-def fold_char(ch):
-    """One character as a reader takes it: compatibility forms, marks and invisibles gone."""
-    if ch.isascii():
-        return ch
-    out = []
-    for part in unicodedata.normalize("NFKD", ch):
-        category = unicodedata.category(part)
-        if category in ("Mn", "Me", "Cf"):  # combining strokes, zero-width and bidi controls
-            continue
-        out.append(_LOOK_ALIKES.get(part) or _LOOK_ALIKES.get(part.upper(), part))
-    return unicodedata.normalize("NFKC", "".join(out))
-
-
-def fold(text):
-    """(folded text, index map): map[i] is the index in `text` of folded character i."""
-    if text.isascii():
-        return text, None
-    chars, where = [], []
-    for index, ch in enumerate(text):
-        for part in fold_char(ch):
-            chars.append(part)
-            where.append(index)
-    return "".join(chars), where
-
-
-def _visual(line):
-    """The line as a right-to-left override shows it, or None if it has none."""
-    if not any(c in line for c in _RIGHT_TO_LEFT):
-        return None
-    out, pending, reversing = [], [], False
-    for ch in line:
-        if ch in _RIGHT_TO_LEFT:
-            reversing = True
-        elif ch in _BIDI_END and reversing:
-            out.extend(reversed(pending))
-            pending, reversing = [], False
-        elif reversing:
-            pending.append(ch)
-        else:
-            out.append(ch)
-    out.extend(reversed(pending))
-    return "".join(out)
-
-
-def readings(text):
-    """Every way a reader may take `text`: as stored and, where a right-to-left override
-    reorders it, as shown; each folded."""
-    found = [fold(text)[0]]
-    shown = "\n".join(_visual(line) or line for line in text.split("\n"))
-    if shown != text:
-        found.append(fold(shown)[0])
-    # The line with the marks of terminal sequences taken out, as the letters are drawn:
-    # "rej<ESC[?25l>ected" reads "rejected" on a screen.
-    drawn = _MARKS.sub("", text)
-    if drawn != text:
-        found.append(fold(drawn)[0])
-    return found
-
-
-_MARKS = re.compile(r"<ESC[^<>\n]{0,40}>|<CR>|<BS>")
-
+from .folding import fold, readings
 
 # Counts of nothing ("0 failed", "errors: 0", "no errors") are how a clean run reports
 # itself, so they are blanked out before failure words are looked for.
@@ -124,8 +25,9 @@ _BENIGN = re.compile(
            warnings?|unavailable|expired)\b
         (?!\s*[:=]\s*[1-9])  # "changed=0 failed=1": the 0 is another key's, failed is 1
   | \b(?:failed|failures?|failing|errors?|errored|exceptions?|rejected|timeouts?|fatal|
-         conflicts?|missing|invalid|violations?|warnings?|unreachable)\s*[:=]\s*(?:0|none)
-        (?![.\d])
+         conflicts?|missing|invalid|violations?|warnings?|unreachable)["']?\s*[:=]\s*["']?
+        (?:0|none|null)\b["']?(?![.\d])  # JSON too: "failures": 0,
+  | \bnum(?:Failed|Failing|Error|Broken)\w*["']?\s*[:=]\s*0\b(?![.\d])  # "numFailedTests": 0
   | \bwithout\s+(?:any\s+)?(?:errors?|failures?|conflicts?)\b
   | \berror[- ]free\b
   | \b(?:exit|exited|return)(?:\s+with)?(?:\s+(?:code|status))?\s*[:=]?\s*0\b
@@ -165,6 +67,10 @@ _FAILURE_WORDS = re.compile(
        Gateway\s+Time-?out)
   | [\u2715\u2716\u2717\u2718\u274c\u274e\u26d4\U0001f6ab\U0001f534]
   | \bcollected\s+0\s+items\b | \bno\s+tests\s+(?:ran|run|found|collected|executed)\b
+  # a run of nothing in a JSON report: "passed": 0, "trials": 0, "numTotalTests": 0
+  | ["'](?:passed|passes|tests|trials|tests_?run|testsRun|executed|numTotalTests|
+          numPassedTests|num_tests|total_tests|totalTests)["']\s*:\s*0\b(?![.\d])
+  | \b0\s+(?:tests?\s+)?passed\b
   | \bRan\s+0\s+tests?\b | \[no\s+test\s+files\] | \b0\s+(?:tests?|specs?)\s+(?:ran|run|executed)\b
   | \b0\s+passing\b | \bno\s+test\s+suites?\s+found\b | \b0\s+selected\b
   # payment and event names written as identifiers: card_declined, invoice.payment_failed
@@ -228,42 +134,6 @@ _INSTRUCTION = re.compile(
     re.I | re.X | re.M,
 )
 
-
-def _blank_benign(text):
-    return _BENIGN.sub(lambda m: " " * len(m.group(0)), text)
-
-
-def _spans(text, patterns):
-    """(start, end) spans in `text` where a pattern matches a folded reading of it."""
-    folded, where = fold(text)
-    spans = []
-    cleaned = _blank_benign(folded)
-    for pattern in patterns:
-        for match in pattern.finditer(cleaned):
-            if where is None:
-                spans.append((match.start(), match.end()))
-            else:
-                spans.append((where[match.start()], where[match.end() - 1] + 1))
-    return sorted(set(spans))
-
-
-def failure_spans(text):
-    """Where `text` (as stored, folded) shows a failure: (start, end) pairs into `text`."""
-    return _spans(text, (_FAILURE_WORDS, _FAILURE_NAMES))
-
-
-def failure_markers(text):
-    """The failure markers a reader sees in `text` (benign counts ignored), as written.
-
-    Right-to-left overrides are read both ways: "\u202eDELIAF" shows as FAILED.
-    """
-    found = [text[a:b] for a, b in failure_spans(text)]
-    for reading in readings(text)[1:]:
-        cleaned = _blank_benign(reading)
-        found += [m.group(0) for p in (_FAILURE_WORDS, _FAILURE_NAMES) for m in p.finditer(cleaned)]
-    return found
-
-
 # What reports that something was undone: a `contradicted` may quote it as well as a failure.
 _UNDO = re.compile(
     r"\b(?:revert(?:ed|ing|s)?|roll(?:ed|ing)?[\s-]*back|rollback|undone|undo(?:ne)?|"
@@ -272,17 +142,61 @@ _UNDO = re.compile(
     re.I)
 
 
-def reports_failure_or_undoing(text):
-    """True if a reader would take `text` to report a failure or an undoing."""
-    if failure_markers(text):
-        return True
-    return any(_UNDO.search(reading) for reading in readings(text))
+class Vocabulary:
+    """One version of the words the quote check reads lines by: failure markers (with the
+    benign counts of nothing that are not failures), undoings, and instructions to the
+    checker. A frozen version is kept for every check that sealed answers were judged by."""
+
+    def __init__(self, benign, failures, undo, instruction):
+        self.benign = benign
+        self.failures = failures  # a tuple of patterns
+        self.undo = undo
+        self.instruction = instruction
+
+    def _blank_benign(self, text):
+        return self.benign.sub(lambda m: " " * len(m.group(0)), text)
+
+    def failure_spans(self, text):
+        """Where `text` (as stored, folded) shows a failure: (start, end) pairs into it."""
+        folded, where = fold(text)
+        spans = []
+        cleaned = self._blank_benign(folded)
+        for pattern in self.failures:
+            for match in pattern.finditer(cleaned):
+                if where is None:
+                    spans.append((match.start(), match.end()))
+                else:
+                    spans.append((where[match.start()], where[match.end() - 1] + 1))
+        return sorted(set(spans))
+
+    def failure_markers(self, text):
+        """The failure markers a reader sees in `text` (benign counts ignored), as written.
+
+        Right-to-left overrides are read both ways: "\u202eDELIAF" shows as FAILED.
+        """
+        found = [text[a:b] for a, b in self.failure_spans(text)]
+        for reading in readings(text)[1:]:
+            cleaned = self._blank_benign(reading)
+            found += [m.group(0) for p in self.failures for m in p.finditer(cleaned)]
+        return found
+
+    def reports_failure_or_undoing(self, text):
+        """True if a reader would take `text` to report a failure or an undoing."""
+        if self.failure_markers(text):
+            return True
+        return any(self.undo.search(reading) for reading in readings(text))
+
+    def reads_as_instruction(self, text):
+        """True if any reading of `text` addresses the checker instead of reporting an
+        outcome."""
+        return any(self.instruction.search(reading) for reading in readings(text))
+
+CURRENT = Vocabulary(_BENIGN, (_FAILURE_WORDS, _FAILURE_NAMES), _UNDO, _INSTRUCTION)
+failure_spans = CURRENT.failure_spans
+failure_markers = CURRENT.failure_markers
+reports_failure_or_undoing = CURRENT.reports_failure_or_undoing
+reads_as_instruction = CURRENT.reads_as_instruction
 
 
 def is_failure_line(text):
     return bool(failure_markers(text))
-
-
-def reads_as_instruction(text):
-    """True if any reading of `text` addresses the checker instead of reporting an outcome."""
-    return any(_INSTRUCTION.search(reading) for reading in readings(text))

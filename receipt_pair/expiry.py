@@ -54,9 +54,14 @@ def reader_reasons(receipt):
     reasons = []
     if installed.retired:
         reasons.append(f"reader {version} is retired ({installed.retired})")
-    check = reader.get("check")  # schema 1 receipts did not record it
-    if check is not None and check != installed.check:
-        reasons.append(f"its quote check {check!r} is not reader {version}'s ({installed.check})")
+    # Schema 1 receipts recorded no check, schema 1 and 2 no menu: they had the sealed ones.
+    recorded = {"check": reader.get("check") or installed.sealed_check,
+                "menu": reader.get("menu") or (installed.sealed_menu if installed.menu
+                                               else None)}
+    for what, now in installed.versions.items():
+        if recorded[what] != now:
+            reasons.append(f"it was judged by {what} {recorded[what]!r}; reader {version} is "
+                           f"judged by {now!r} now")
     return reasons, True
 
 

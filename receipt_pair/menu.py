@@ -19,7 +19,8 @@ check judges a chosen line exactly as it judges a quoted one, against the whole 
 
 import re
 
-from . import evidence
+from . import attempts, commands, evidence, evidence_c2
+from .commands import is_viewer, program_of as _program
 from .render import ShownTurn, cut_middle, readable, status_lines
 
 # What the menu may hold: lines in all, lines per turn, characters in all.
@@ -35,13 +36,6 @@ SCAN_LINES = 5000
 # A line is offered only if it scores at least this: a file's last lines are not evidence.
 MIN_SCORE = 1.0
 
-# Commands that only show something (a file, a listing, a search): their output is what a
-# file says, not what an operation did.
-_VIEWERS = {"cat", "head", "tail", "less", "more", "sed", "nl", "grep", "rg", "ag", "ls",
-            "find", "tree", "wc", "diff", "echo", "printf", "pwd", "which", "file", "stat",
-            "awk", "jq", "yq", "view", "read_file", "read", "str_replace_editor", "open",
-            "glob", "search", "type"}
-_VIEWING_GIT = {"diff", "status", "log", "show", "blame", "branch", "remote"}
 _SUCCESS = re.compile(
     r"\b(?:passed|passing|succeeded|success(?:ful(?:ly)?)?|ok|done|complete(?:d)?|"
     r"finished|created|deployed|pushed|merged|published|uploaded|sent|delivered|applied|"
@@ -89,37 +83,17 @@ def _line_words(line):
     return words
 
 
-def _program(cmd):
-    """The program a command runs (after env assignments, sudo, cd ... &&)."""
-    last = re.split(r"&&|;|\|\|", cmd.strip().splitlines()[0] if cmd.strip() else "")
-    for segment in last:
-        words = [w for w in segment.split() if "=" not in w.split("/")[0]]
-        while words and words[0] in ("sudo", "time", "env", "nohup", "exec"):
-            words = words[1:]
-        if words and words[0] != "cd":
-            return words[0].rsplit("/", 1)[-1], words[1:2]
-    return "", []
-
-
-def is_viewer(cmd):
-    """True if the command only shows something (a file, a listing, a search, a diff)."""
-    program, rest = _program(cmd)
-    if program == "git":
-        return bool(rest) and rest[0] in _VIEWING_GIT
-    return program in _VIEWERS
-
-
 def _signature(cmd):
     program, rest = _program(cmd)
     return (program, tuple(rest))
 
 
-def _score(line, words, is_tail):
+def _score(line, words, is_tail, patterns):
     if not line.strip():
         return 0.0
     named = len(words & _line_words(line))
     score = 2.5 * named
-    if evidence.failure_spans(line):
+    if patterns.failure_spans(line):
         score += 4
     if _SUCCESS.search(line):
         score += 2
@@ -137,41 +111,122 @@ def _scan_indices(count):
     return list(range(half)) + list(range(count - half, count))
 
 
-def pick_lines(claim, turns):
+# Versions of the menu. Every answer records the one it was asked with. m1 (runs 3 and 4)
+# scored lines with check c2's words and could leave a failed turn's exit status out when
+# its success-looking lines filled the turn's share; m2 (current) scores with the current
+# words, reads the tool kinds a transcript records, and never shows a failed turn's lines
+# without its failure (below).
+MENUS = ("m1", "m2")
+CURRENT_MENU = "m2"
+# The latest attempts whose failure every menu shows, however full: the most recent ones.
+MAX_KEPT_FAILURES = 12
+
+
+def pick_lines(claim, turns, version=CURRENT_MENU):
     """{turn index: sorted line indices} of the lines the menu shows, within its budget."""
+    m1 = version == "m1"
+    patterns = evidence_c2 if m1 else evidence
     words = claim_words(claim)
     latest = {}
     for index, turn in enumerate(turns):
         latest[_signature(turn.cmd)] = index
-    scored = []
+    scored, lines_of = [], []
     for index, turn in enumerate(turns):
         lines = _lines_of(turn)
-        viewer = is_viewer(turn.cmd)
+        lines_of.append(lines)
+        viewer = is_viewer(turn.cmd) if m1 else attempts.shows_file(turn)
         weight = (0.3 if viewer else 1.0) * (1.2 if latest.get(_signature(turn.cmd)) == index
                                              else 1.0)
         recency = 0.5 * (index + 1) / len(turns)
         non_empty = [i for i, line in enumerate(lines) if line.strip()]
         tail = set(non_empty[-2:])
         for i in _scan_indices(len(lines)):
-            score = _score(lines[i], words, i in tail)
+            score = _score(lines[i], words, i in tail, patterns)
             if turn.exit_status and i == len(lines) - 1:
                 score += 5  # the recorded exit status line
             if score * weight >= MIN_SCORE:
                 scored.append((score * weight + recency, index, i))
     scored.sort(key=lambda item: (-item[0], -item[1], item[2]))
-    chosen, per_turn, chars = {}, {}, 0
+    budget = _Budget(lines_of)
+    if not m1:
+        failures = _failure_lines(turns, lines_of, patterns)
+        for index in _latest_failures(turns, patterns):
+            budget.add(index, failures[index], force=True)
     for _, index, i in scored:
-        if sum(per_turn.values()) >= MAX_LINES:
+        if budget.full():
             break
-        if per_turn.get(index, 0) >= MAX_LINES_PER_TURN:
+        if m1:
+            budget.add(index, [i])
+        else:  # a failed turn's line comes with its failure, or not at all
+            budget.add(index, [i] + _failure_lines(turns, lines_of, patterns, index))
+    return {index: sorted(lines) for index, lines in budget.chosen.items()}
+
+
+class _Budget:
+    """The lines chosen so far, within MAX_LINES, MAX_CHARS and MAX_LINES_PER_TURN."""
+
+    def __init__(self, lines_of):
+        self.lines_of = lines_of
+        self.chosen, self.per_turn, self.count, self.chars = {}, {}, 0, 0
+
+    def full(self):
+        return self.count >= MAX_LINES
+
+    def add(self, index, wanted, force=False):
+        """Add the lines `wanted` of one turn together, if all fit (or `force`)."""
+        new = [i for i in dict.fromkeys(wanted) if i not in self.chosen.get(index, ())]
+        if not new:
+            return
+        size = sum(min(len(self.lines_of[index][i]), LINE_PREVIEW) + 6 for i in new)
+        if not force and (self.count + len(new) > MAX_LINES or self.chars + size > MAX_CHARS
+                          or self.per_turn.get(index, 0) + len(new) > MAX_LINES_PER_TURN):
+            return
+        self.chosen.setdefault(index, set()).update(new)
+        self.per_turn[index] = self.per_turn.get(index, 0) + len(new)
+        self.count += len(new)
+        self.chars += size
+
+
+def _failure_lines(turns, lines_of, patterns, only=None):
+    """The lines that say how a failed or unfinished turn ended: its status lines (exit
+    status, still running) and its last failure line; {index: [line indices]}, or the
+    list of one turn's when `only` is given (empty for a turn that ended well)."""
+    def of(index):
+        turn, lines = turns[index], lines_of[index]
+        ending = status_lines(turn)
+        count = len(ending.split("\n")) if ending else 0
+        body = range(len(lines) - count - 1, -1, -1)
+        last = next((i for i in body if lines[i].strip() and patterns.failure_spans(lines[i])),
+                    None)
+        return ([] if last is None else [last]) + list(range(len(lines) - count, len(lines)))
+
+    if only is not None:
+        return of(only) if _ended_badly(turns[only], lines_of[only], patterns) else []
+    return {i: of(i) for i in range(len(turns))
+            if _ended_badly(turns[i], lines_of[i], patterns)}
+
+
+def _ended_badly(turn, lines, patterns):
+    if turn.exit_status or not turn.finished:
+        return True
+    return not attempts.shows_file(turn) and any(
+        line.strip() and patterns.failure_spans(line) for line in lines)
+
+
+def _latest_failures(turns, patterns):
+    """The turns that are the latest run of their operation and ended badly, newest first,
+    at most MAX_KEPT_FAILURES."""
+    seen, found = set(), []
+    for index in range(len(turns) - 1, -1, -1):
+        key = tuple(commands.operations(turns[index].cmd))
+        if not key or key in seen:
             continue
-        size = min(len(_lines_of(turns[index])[i]), LINE_PREVIEW) + 6
-        if chars + size > MAX_CHARS:
-            continue
-        chosen.setdefault(index, set()).add(i)
-        per_turn[index] = per_turn.get(index, 0) + 1
-        chars += size
-    return {index: sorted(lines) for index, lines in chosen.items()}
+        seen.add(key)
+        if _ended_badly(turns[index], _lines_of(turns[index]), patterns):
+            found.append(index)
+        if len(found) >= MAX_KEPT_FAILURES:
+            break
+    return found
 
 
 def _lines_of(turn):
@@ -191,7 +246,7 @@ def _marker(count):
     return f"[... {count:,} line{'s' if count != 1 else ''} left out ...]"
 
 
-def shown_turn(turn, number, keep):
+def shown_turn(turn, number, keep, index=-1):
     """One turn as the menu shows it: its command, and only the kept lines of its output,
     in runs between markers; the parts know where they sit in the whole output."""
     full = _full_output(turn)
@@ -227,17 +282,18 @@ def shown_turn(turn, number, keep):
     return ShownTurn(id=f"T{number}", cmd=cmd, output=output,
                      output_parts=tuple(parts) or ("",), raw_output=turn.output,
                      exit_status=turn.exit_status, readable=full,
-                     part_starts=tuple(part_starts) or (0,), finished=turn.finished)
+                     part_starts=tuple(part_starts) or (0,), finished=turn.finished,
+                     index=index)
 
 
-def render_menu_turns(claim, turns, context_turns=CONTEXT_TURNS):
+def render_menu_turns(claim, turns, context_turns=CONTEXT_TURNS, version=CURRENT_MENU):
     """The turns the menu shows, numbered T1..Tn: every turn with a chosen line, from the
     whole log, and the last `context_turns` commands, so the order of events is clear."""
     turns = list(turns)
-    keep = pick_lines(claim, turns)
+    keep = pick_lines(claim, turns, version)
     recent = set(range(max(0, len(turns) - context_turns), len(turns)))
     indices = sorted(set(keep) | recent)
-    return [shown_turn(turns[i], number, keep.get(i, []))
+    return [shown_turn(turns[i], number, keep.get(i, []), i)
             for number, i in enumerate(indices, 1)]
 
 

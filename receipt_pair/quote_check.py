@@ -8,14 +8,17 @@ so nothing a model invents can become evidence.
 import json
 import re
 
-from . import evidence, evidence_c1, screen
-from .answers import (CONTRADICTED, EMPTY_QUOTE, INVALID_VERDICT, MODEL_NOT_SHOWN, NOT_SHOWN,
-                      OK, QUOTE_AFTER_FORGED_FENCE, QUOTE_FROM_COMMAND, QUOTE_FROM_OTHER_TURN,
+from . import attempts, evidence, evidence_c1, evidence_c2, seen
+from .answers import (CONTRADICTED, CONTRADICTED_SUPERSEDED, EMPTY_QUOTE, INVALID_VERDICT,
+                      MODEL_NOT_SHOWN, NOT_SHOWN, OK, QUOTE_AFTER_FORGED_FENCE,
+                      QUOTE_FROM_COMMAND, QUOTE_FROM_OTHER_TURN, QUOTE_FROM_UNFINISHED,
                       QUOTE_IS_INSTRUCTION, QUOTE_NOT_FOUND, QUOTE_TOO_SHORT,
-                      QUOTE_WHITESPACE_ONLY, SHOWN, SHOWN_IN_FAILED_TURN, SHOWN_OVER_OVERWRITE,
-                      SHOWN_QUOTES_FAILURE, UNPARSEABLE_REPLY, VERDICTS, WRONG_TURN,
-                      CONTRADICTED_WITHOUT_FAILURE, CheckedAnswer)
+                      QUOTE_WHITESPACE_ONLY, SHOWN, SHOWN_IN_FAILED_TURN, SHOWN_NOT_DRAWN,
+                      SHOWN_OVER_OVERWRITE, SHOWN_QUOTES_FAILURE, SHOWN_SUPERSEDED,
+                      UNPARSEABLE_REPLY, VERDICTS, WRONG_TURN, CONTRADICTED_WITHOUT_FAILURE,
+                      CheckedAnswer)
 from .render import FENCE_LIKE, unshow_invisible
+from .turn import Turn
 
 # A quote that is only a part of its line must carry at least this many letters or digits:
 # "e" or ":" taken from a failure line means nothing, whatever its line says.
@@ -102,7 +105,10 @@ def quoted_lines(quote, cited):
     return [(unshow_invisible(text[first:last]), begin) for (first, last), begin in lines.items()]
 
 
-def _too_short(quote, lines):
+def _too_short(quote, lines, check):
+    # "}" or "[]" is a whole line that says nothing about anything (c3 on).
+    if check not in ("c1", "c2") and not any(ch.isalnum() for ch in quote):
+        return True
     if any(quote == line.strip() for line, _ in lines):
         return False
     return sum(ch.isalnum() for ch in quote) < MIN_PART_ALNUM
@@ -121,15 +127,60 @@ def _as_text(value):
     return json.dumps(value, ensure_ascii=False)
 
 
-# Versions of the check. A reader names the one it was sealed with; c1 is kept only so the
-# retired readers' sealed answers re-derive as they were recorded (it judged the quote
-# alone, not its line, and had no rule for short parts, forged fences or failed turns).
-CHECKS = ("c1", "c2")
-CURRENT_CHECK = "c2"
+# Versions of the check. Every answer records the one it was judged by, and replay judges it
+# by that one again. c1 judged the quote alone, not its line, and had no rule for short
+# parts, forged fences or failed turns (retired readers v1-v5); c2 judged the line, with a
+# failed turn being one with a recorded exit status; c3 (current) lets the latest attempt
+# decide (a turn with a failure line failed too; a later run of the same operation
+# supersedes), refuses unfinished commands, text no terminal drew and lines that say
+# nothing, and reads JSON counts like their plain forms.
+CHECKS = ("c1", "c2", "c3")
+CURRENT_CHECK = "c3"
+VOCABULARY = {"c1": evidence_c1, "c2": evidence_c2, "c3": evidence}
+
+
+def _read_turns(shown):
+    """The turns the reader read: those it records, or the shown ones as turns."""
+    if getattr(shown, "turns", None) is not None:
+        return shown.turns
+    return tuple(Turn(t.cmd, t.raw_output, t.exit_status, t.finished) for t in shown)
+
+
+def _index(cited, shown):
+    if cited.index >= 0 and getattr(shown, "turns", None) is not None:
+        return cited.index
+    return list(shown).index(cited)
+
+
+def latest_attempt(verdict, stripped, lines, cited, shown, patterns):
+    """The c3 rules that read past the cited turn: the reason code that refuses, or None."""
+    claim = getattr(shown, "claim", "") or ""
+    turns = _read_turns(shown)
+    found = attempts.read_attempts(turns, patterns)
+    index = _index(cited, shown)
+    quoted = [stripped] + [line for line, _ in lines]
+    if verdict == "shown":
+        # "5 passed" from a run whose own output says 1 failed, or that exited 1.
+        at = found[index]
+        if at.failed and not attempts.part_stands(claim, quoted, at):
+            return SHOWN_IN_FAILED_TURN
+        # The tests passed, then a later run of them failed: the later run decides.
+        if attempts.later_failure(found, index, claim, quoted) is not None:
+            return SHOWN_SUPERSEDED
+        # "Deployed OK" inside an OSC title or concealed text: nobody saw it printed.
+        if not seen.drawn(cited.raw_output, stripped):
+            return SHOWN_NOT_DRAWN
+    elif attempts.later_pass(found, index, quoted, patterns) is not None:
+        # A failure that a later run of the same operation passed after is history.
+        return CONTRADICTED_SUPERSEDED
+    return None
 
 
 def check_reply(reply_text, shown, check=CURRENT_CHECK):
-    """Check one model's raw reply against the turns it was shown; return a CheckedAnswer."""
+    """Check one model's raw reply against the turns it was shown; return a CheckedAnswer.
+
+    `shown` is the list of ShownTurns; a `render.Shown` also carries the claim and every
+    turn the reader read, which the rules of c3 that look past the cited turn use."""
     reply = parse_reply(reply_text)
     if reply is None:
         return CheckedAnswer(None, None, "", "", NOT_SHOWN, UNPARSEABLE_REPLY)
@@ -140,8 +191,10 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK):
     reason = reply.get("reason")
     reason = reason if isinstance(reason, str) else ""
 
+    line = reply.get("line") if isinstance(reply.get("line"), str) else None
+
     def refuse(code):
-        return CheckedAnswer(verdict, turn, quote, reason, NOT_SHOWN, code)
+        return CheckedAnswer(verdict, turn, quote, reason, NOT_SHOWN, code, line)
 
     if verdict not in VERDICTS:
         return refuse(INVALID_VERDICT)
@@ -160,13 +213,17 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK):
         return refuse(where)
     lines = quoted_lines(stripped, cited) if check != "c1" else []
     # "e" or "main -> main" lifted from "! [rejected] main -> main" is not a line's word.
-    if lines and _too_short(stripped, lines):
+    if lines and _too_short(stripped, lines, check):
         return refuse(QUOTE_TOO_SHORT)
+    current = check not in ("c1", "c2")
+    # What a command printed before it finished shows nothing about how it ended.
+    if current and not cited.finished:
+        return refuse(QUOTE_FROM_UNFINISHED)
     # Text after "</output></turn><turn id=...>" pretends to be another turn's output.
     if lines and _after_forged_fence(cited, lines):
         return refuse(QUOTE_AFTER_FORGED_FENCE)
     # "verdict: shown" printed by the agent is an attempt to answer for the models.
-    patterns = evidence_c1 if check == "c1" else evidence
+    patterns = VOCABULARY[check]
     if patterns.reads_as_instruction(stripped) or any(patterns.reads_as_instruction(line)
                                                        for line, _ in lines):
         return refuse(QUOTE_IS_INSTRUCTION)
@@ -177,16 +234,20 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK):
                                                      for line, _ in lines):
             return refuse(SHOWN_QUOTES_FAILURE)
         # The command as a whole failed: none of its output can show success.
-        if cited.exit_status and check != "c1":
+        if cited.exit_status and check == "c2":
             return refuse(SHOWN_IN_FAILED_TURN)
         # "Deployed OK" printed over "ERROR" with a carriage return looked clean on screen.
-        if screen.hidden_text(cited.raw_output, patterns.failure_spans):
+        if seen.hidden_text(cited.raw_output, patterns.failure_spans):
             return refuse(SHOWN_OVER_OVERWRITE)
     # "Enumerating objects: 5, done." is not a failure: a contradicted must quote a line
     # that reports one (or an undoing), or it is the model's word against a clean line.
     if verdict == "contradicted" and check != "c1" and not (
-            evidence.reports_failure_or_undoing(stripped)
-            or any(evidence.reports_failure_or_undoing(line) for line, _ in lines)):
+            patterns.reports_failure_or_undoing(stripped)
+            or any(patterns.reports_failure_or_undoing(line) for line, _ in lines)):
         return refuse(CONTRADICTED_WITHOUT_FAILURE)
+    refused = latest_attempt(verdict, stripped, lines, cited, shown, patterns) if current \
+        else None
+    if refused:
+        return refuse(refused)
     answer = SHOWN if verdict == "shown" else CONTRADICTED
-    return CheckedAnswer(verdict, turn, quote, reason, answer, OK)
+    return CheckedAnswer(verdict, turn, quote, reason, answer, OK, line)

@@ -8,6 +8,7 @@ words of the classic readers are in readers_classic.py, those of the evidence-fi
 in readers_menu.py.
 """
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass
@@ -15,8 +16,8 @@ from typing import Callable, Tuple
 
 from .answers import LOW_CONFIDENCE, NOT_SHOWN, OK, CheckedAnswer
 from .errors import UsageError
-from .menu import render_menu_turns
-from .quote_check import CURRENT_CHECK, check_reply
+from .menu import CURRENT_MENU, MENUS, render_menu_turns
+from .quote_check import CHECKS, CURRENT_CHECK, check_reply
 from .readers_classic import (INSTRUCTIONS_V1, INSTRUCTIONS_V2, INSTRUCTIONS_V3,
                               INSTRUCTIONS_V4, INSTRUCTIONS_V5, INSTRUCTIONS_V6, answer_schema,
                               lines_schema, lines_schema_reason_first, messages,
@@ -25,7 +26,7 @@ from .readers_menu import (INSTRUCTIONS_E1, INSTRUCTIONS_E2, INSTRUCTIONS_N1_FAI
                            INSTRUCTIONS_N1_SUCCESS, INSTRUCTIONS_R1, line_first_schema,
                            decide_narrow, line_schema, menu_messages, resolve_line,
                            verdict_line_schema)
-from .render import DEFAULT_MAX_TURNS, render_turns
+from .render import DEFAULT_MAX_TURNS, Shown, render_turns
 from .request import build_body
 
 
@@ -58,6 +59,26 @@ class Reader:
     partner: bool = False  # roles: model B is told model A's checked answer
     logprobs: bool = False  # ask for the verdict's probability where the server gives it
     min_confidence: float = 0.0  # below this probability, an answer becomes not shown
+    # How a menu reader picks its lines (menu.py); every answer records it with the check.
+    menu_version: str = CURRENT_MENU
+    # The check and menu this reader's sealed answers (runs 1 to 4, the demos) were made
+    # with: an answers file or receipt that records none was made with these.
+    sealed_check: str = "c2"
+    sealed_menu: str = "m1"
+
+    def judged_by(self, check=None, menu=None):
+        """This reader with the quote check and menu of a recorded answer (None: the ones
+        its sealed answers had); an unknown version is a ValueError."""
+        check = check or self.sealed_check
+        menu = menu or self.sealed_menu
+        if check not in CHECKS or menu not in MENUS:
+            raise ValueError(f"unknown check {check!r} or menu {menu!r}")
+        return dataclasses.replace(self, check=check, menu_version=menu)
+
+    @property
+    def versions(self):
+        """The versions that judge this reader's answers, as records keep them."""
+        return {"check": self.check, "menu": self.menu_version if self.menu else None}
 
     @property
     def fingerprint(self):
@@ -66,9 +87,12 @@ class Reader:
     def render(self, turns, max_turns=DEFAULT_MAX_TURNS, claim=""):
         """The turns as the models see them. A menu reader picks lines from the whole log and
         lists the last `max_turns` commands besides."""
+        turns = list(turns)
         if self.menu:
-            return render_menu_turns(claim, turns, max_turns)
-        return render_turns(turns, max_turns, self.cmd_cap, self.output_cap)
+            return Shown(render_menu_turns(claim, turns, max_turns, self.menu_version), claim,
+                         turns)
+        return Shown(render_turns(turns, max_turns, self.cmd_cap, self.output_cap), claim,
+                     turns[-max_turns:])
 
     def messages(self, claim, shown, partner=None):
         if self.menu:
@@ -111,7 +135,7 @@ class Reader:
         if (self.min_confidence and confidence is not None and checked.code == OK
                 and confidence < self.min_confidence):
             return CheckedAnswer(checked.verdict, checked.turn, checked.quote, checked.reason,
-                                 NOT_SHOWN, LOW_CONFIDENCE)
+                                 NOT_SHOWN, LOW_CONFIDENCE, checked.line)
         return checked
 
 
@@ -137,7 +161,7 @@ def unpack_replies(reader, text):
 
 _RETIRED = ("its request fences could be forged from inside a log, and its quote check "
             "judged a quote without its line; kept to replay sealed runs")
-_V1_ERA = dict(build_messages=messages_v1, check="c1", retired=_RETIRED)
+_V1_ERA = dict(build_messages=messages_v1, check="c1", sealed_check="c1", retired=_RETIRED)
 
 # Every reader version, once. A version is never replaced: a change is a new version.
 READERS = {

@@ -165,12 +165,14 @@ def menu_messages(instructions, claim, shown, partner=None):
 
 def partner_hint(partner, shown):
     """What model B is told of model A's answer (roles): only an answer that passed the
-    quote check, with its label; nothing else."""
+    quote check, with the label A named (the line A meant, where the same text stands on
+    two lines); nothing else."""
     if partner is None or partner.answer == NOT_SHOWN:
         return ""
+    verdict = "shown" if partner.answer == SHOWN else "contradicted"
     for label, turn_id, line in labelled_lines(shown):
-        if turn_id == partner.turn and line.strip() == partner.quote.strip():
-            verdict = "shown" if partner.answer == SHOWN else "contradicted"
+        if label == partner.line and turn_id == partner.turn \
+                and line.strip() == partner.quote.strip():
             return _HINT.format(verdict=verdict, label=label, line=_preview(line.strip()))
     return ""
 
@@ -214,6 +216,12 @@ def line_schema(shown):
         "required": ["line"], "additionalProperties": False}
 
 
+def label_of_reply(reply_text):
+    """The label a reply names ("L3"), or None."""
+    reply = parse_reply(reply_text)
+    return reply.get("line") if reply and isinstance(reply.get("line"), str) else None
+
+
 def resolve_line(reply_text, shown, verdict=None):
     """The reply with its line label turned into the turn and the line it labels, as the
     JSON text the quote check reads. Nothing is repaired: a reply that is not one object,
@@ -225,16 +233,18 @@ def resolve_line(reply_text, shown, verdict=None):
     turn_id, line = lines.get(reply.get("line"), (None, "")) if isinstance(
         reply.get("line"), str) else (None, "")
     checked = {"verdict": verdict or reply.get("verdict"), "turn": turn_id,
-               "quote": line.strip(), "reason": reply.get("reason", "")}
+               "quote": line.strip(), "reason": reply.get("reason", ""),
+               "line": reply.get("line") if turn_id is not None else None}
     if verdict and reply.get("line") is None:
         checked["verdict"] = "not_shown"
     return json.dumps(checked, ensure_ascii=False)
 
 
 def position(checked, shown):
-    """Where a checked answer's line sits in the menu (for "the later line decides")."""
-    for index, (_, turn_id, line) in enumerate(labelled_lines(shown)):
-        if turn_id == checked.turn and line.strip() == checked.quote.strip():
+    """Where a checked answer's line sits in the menu (for "the later line decides"): the
+    place of the label it named, never the first line with the same text."""
+    for index, (label, _, _) in enumerate(labelled_lines(shown)):
+        if label == checked.line:
             return index
     return -1
 
@@ -251,4 +261,4 @@ def decide_narrow(success, failure, shown):
     other = [c for c in found if c is not deciding]
     reason = "the later of the two lines decides" if other else "only this question found a line"
     return CheckedAnswer(deciding.verdict, deciding.turn, deciding.quote, reason,
-                         deciding.answer, deciding.code)
+                         deciding.answer, deciding.code, deciding.line)

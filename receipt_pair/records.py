@@ -27,10 +27,11 @@ ANSWERS_SCHEMA = "receipt-pair/answers/2"
 # Schema 1 rows had no server, schema_sent or unapplied: their "constrained" said whether
 # the schema was sent. They are still read (the sealed runs in receipts/ are schema 1).
 ANSWERS_SCHEMAS = ("receipt-pair/answers/1", ANSWERS_SCHEMA)
-RECEIPT_SCHEMA = "receipt-pair/receipt/2"
-# Receipts of schema 1 kept each model's checked answer nested under "checked"; they are
-# still read (receipts/gate-demo-1 holds two).
-RECEIPT_SCHEMAS = ("receipt-pair/receipt/1", RECEIPT_SCHEMA)
+RECEIPT_SCHEMA = "receipt-pair/receipt/3"
+# Receipts of schema 1 kept each model's checked answer nested under "checked" (the gate
+# demo's two in receipts/gate-demo-1); schema 2 kept only the last max_turns turns, which
+# is all a classic reader reads but not all a menu reader does. Both are still read.
+RECEIPT_SCHEMAS = ("receipt-pair/receipt/1", "receipt-pair/receipt/2", RECEIPT_SCHEMA)
 
 # The keys of one answer row, in order. A test pins them: scripts rely on them.
 ROW_KEYS = (
@@ -46,10 +47,12 @@ def utc_now():
 
 
 def run_config(reader, max_turns, model_a, model_b, extra_a, extra_b):
-    """What must stay the same for two runs to share an answers file."""
+    """What must stay the same for two runs to share an answers file. (Answers files made
+    before the check and the menu were recorded were made with the reader's sealed ones.)"""
     return {
         "reader": reader.version,
         "reader_fingerprint": reader.fingerprint,
+        **reader.versions,
         "max_turns": max_turns,
         "models": {"A": model_a, "B": model_b},
         "extra": {"A": extra_a or {}, "B": extra_b or {}},
@@ -268,10 +271,12 @@ def build_receipt(result, log_name, log_sha256, turns, max_turns, settings, witn
         "claim": result.claim,
         "log": {"file": log_name, "sha256": log_sha256},
         "max_turns": max_turns,
-        "turns": [t.to_json() for t in list(turns)[-max_turns:]],
+        # Everything the reader read (a menu reader reads the whole log), so that the
+        # receipt re-derives from itself.
+        "turns": [t.to_json() for t in result.shown.turns],
         "shown": [{"id": t.id, "cmd": t.cmd, "output": t.output} for t in result.shown],
         "reader": {"version": result.reader.version, "fingerprint": result.reader.fingerprint,
-                   "check": result.reader.check},
+                   **result.reader.versions},
         "rule": result.rule,
         "settings": settings,
         "models": [m.to_dict() for m in result.models],

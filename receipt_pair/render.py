@@ -29,6 +29,18 @@ class ShownTurn:
     readable: str = ""
     part_starts: Tuple[int, ...] = (0,)
     finished: bool = True  # False: the command still ran when the log was written
+    index: int = -1  # where the turn stands among the turns the reader read (-1: unknown)
+
+
+class Shown(list):
+    """The turns a model was shown (ShownTurns, in order), with what they were read from:
+    the claim and every turn the reader read, for the rules that look past the cited turn
+    (the latest attempt decides)."""
+
+    def __init__(self, shown=(), claim="", turns=None):
+        super().__init__(shown)
+        self.claim = claim
+        self.turns = tuple(turns) if turns is not None else None
 
 
 def cut_middle(text, cap):
@@ -131,7 +143,8 @@ def render_turns(turns, max_turns=DEFAULT_MAX_TURNS, cmd_cap=300, output_cap=150
         starts = (0,) if len(parts) == 1 else (0, len(full) - len(parts[-1]))
         shown.append(ShownTurn(id=f"T{number}", cmd=cmd, output=output, output_parts=parts,
                                raw_output=turn.output, exit_status=turn.exit_status,
-                               readable=full, part_starts=starts, finished=turn.finished))
+                               readable=full, part_starts=starts, finished=turn.finished,
+                               index=number - 1))
     return shown
 
 

@@ -36,7 +36,12 @@ def _short(value):
     return f"{str(value)[:12]}..."
 
 
-def _reader_for(version, fingerprint, where, differences):
+def _reader_for(recorded, where, differences):
+    """The reader a record names ({"reader"/"version", "fingerprint"/"reader_fingerprint",
+    "check", "menu"}), judged by the check and menu it records (or, where it records none,
+    by those of the reader's sealed answers)."""
+    version = recorded.get("version", recorded.get("reader"))
+    fingerprint = recorded.get("fingerprint", recorded.get("reader_fingerprint"))
     try:
         reader = get_reader(version, replay=True)
     except (UsageError, TypeError):
@@ -45,7 +50,12 @@ def _reader_for(version, fingerprint, where, differences):
     if reader.fingerprint != fingerprint:
         differences.append(f"{where}: reader {version} fingerprint differs (recorded "
                            f"{_short(fingerprint)}, this reader {_short(reader.fingerprint)})")
-    return reader
+    try:
+        return reader.judged_by(recorded.get("check"), recorded.get("menu"))
+    except (ValueError, TypeError):
+        differences.append(f"{where}: check {recorded.get('check')!r} or menu "
+                           f"{recorded.get('menu')!r} is not known to this version")
+        return None
 
 
 def _server_for(key, where, differences):
@@ -141,8 +151,7 @@ def _header_problems(header, items, items_sha256):
         return problems + ["the items record must hold the extra fields of A and B"], None
     if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
         return problems + [f"the items record's max_turns {max_turns!r} is not a count"], None
-    reader = _reader_for(header.get("reader"), header.get("reader_fingerprint"),
-                         "the items record", problems)
+    reader = _reader_for(header, "the items record", problems)
     if reader is None:
         return problems, None
     return problems, {"reader": reader, "models": models, "extra": extra,
@@ -326,6 +335,11 @@ def _gate_problems(receipt, pair_answer, all_answered):
     return problems
 
 
+def reads(reader, turns, max_turns):
+    """The turns `reader` reads of a log: all of them for a menu, else the last ones."""
+    return list(turns) if reader.menu else list(turns)[-max_turns:]
+
+
 def replay_receipt(receipt, log_turns=None, log_sha256=None):
     """Differences between a saved receipt and what its own turns and replies give now.
 
@@ -357,12 +371,12 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
         if log_sha256 is not None and log_sha256 != receipt["log"].get("sha256"):
             differences.append("the log file is not the one this receipt was made from "
                                "(sha256 differs)")
-        if log_turns is not None and list(log_turns[-max_turns:]) != turns:
-            differences.append("the log's last turns differ from the turns in the receipt")
-    reader = _reader_for(receipt["reader"].get("version"), receipt["reader"].get("fingerprint"),
-                         "receipt", differences)
+    reader = _reader_for(receipt["reader"], "receipt", differences)
     if reader is None:
         return differences
+    if log_turns is not None and not isinstance(receipt.get("witness"), dict) and \
+            list(reads(reader, log_turns, max_turns)) != list(reads(reader, turns, max_turns)):
+        differences.append("the log's turns differ from the turns in the receipt")
     shown = reader.render(turns, max_turns, receipt["claim"])
     rendered = [{"id": t.id, "cmd": t.cmd, "output": t.output} for t in shown]
     if rendered != receipt.get("shown"):

@@ -1,9 +1,8 @@
 """The screen a person watching the terminal would have seen at the end of a command.
 
-`hidden_text` replays the output's control sequences (see terminal.py) and reports the
-failure markers of which some character is no longer visible: overwritten, erased,
-concealed, scrolled out of a scroll region, left on the alternate screen, or never drawn
-at all. A terminal has a size the log does not record, and the same bytes hide different
+`replay_screen` replays the output's control sequences (see terminal.py); seen.py judges
+the result: what is no longer visible (overwritten, erased, concealed, scrolled out of a
+scroll region, left on the alternate screen) or was never drawn at all. A terminal has a size the log does not record, and the same bytes hide different
 text on different sizes (a long line wraps on a narrow screen; a cursor sent to row 500
 stops at the bottom of a short one), so the output is replayed on several screens, one
 without edges and common real sizes, and a marker hidden on any of them counts (fail
@@ -16,8 +15,9 @@ such output can never back a `shown`.
 
 import unicodedata
 
-from .terminal import (HARMLESS_ESC, MAX_PARAM, OTHER_CONTROLS, SEQUENCE, Style, has_overwrite,
-                       numbers, prepare)
+from .terminal import (HARMLESS_ESC, MAX_PARAM, OTHER_CONTROLS, SEQUENCE, Style, numbers,
+                       prepare)
+
 
 # Units of replay work (cells written or erased, rows shifted) before a replay gives up.
 MAX_WORK = 4_000_000
@@ -376,39 +376,3 @@ def replay_screen(raw, width=None, height=None):
         elif not OTHER_CONTROLS.match(ch):
             screen.put(ch)
     return screen
-
-
-def _hidden_on(screen, find_spans):
-    """Markers in the printed characters (in the order printed, line by line, whatever
-    sequences came between them) of which some character is not visible at the end."""
-    visible = screen.visible_ids()
-    hidden = []
-    line = []
-    for ident in screen.printed + [None]:
-        if ident is not None:
-            line.append(ident)
-            continue
-        if line and any(i not in visible for i in line):
-            text = "".join(screen.chars[i][0] for i in line)
-            for start, end in find_spans(text):
-                if any(i not in visible for i in line[start:end]):
-                    hidden.append(text[start:end])
-        line = []
-    return hidden
-
-
-def hidden_text(raw, find_spans):
-    """Failure markers (found by `find_spans`) that some screen size would not show at the
-    end: overwritten, erased, concealed, scrolled out of a region, or never drawn."""
-    if not has_overwrite(raw):
-        return []
-    hidden = []
-    for width, height in GEOMETRIES:
-        try:
-            screen = replay_screen(raw, width, height)
-        except _TooMuch:
-            return [TOO_COMPLEX]
-        for marker in _hidden_on(screen, find_spans):
-            if marker not in hidden:
-                hidden.append(marker)
-    return hidden

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from . import answers as an
 from .quote_check import check_reply
-from .render import readable, render_turns
+from .render import Shown, readable, render_turns
 from .turn import Turn
 from .rules import RULES, TABLE, combine, combine_answers
 
@@ -65,6 +65,42 @@ SHORT_LOG = (Turn(cmd="./healthcheck", output="checking api.example.com\nOK"),)
 LONG_LINE_LOG = (Turn(cmd="./deploy.sh", output="Deploy step " + "=" * 3000
                       + " FAILED: image not found"),)
 CLEAN = "Deployed to production OK"
+# The latest attempt decides.
+VERBOSE_FAILED_RUN = (Turn(cmd="python -m pytest -v",
+                           output="tests/test_a.py::test_one PASSED\n"
+                                  "tests/test_a.py::test_two FAILED\n"
+                                  "=== 1 failed, 1 passed in 0.12s ==="),)
+PASSED_THEN_FAILED = (
+    Turn(cmd="python -m pytest -q", output="5 passed in 0.10s", exit_status=0),
+    Turn(cmd="git commit -am 'tidy'", output="[main 1a2b3c4] tidy", exit_status=0),
+    Turn(cmd="python -m pytest -q", output="FAILED tests/test_a.py::test_two\n"
+                                            "1 failed, 4 passed in 0.12s", exit_status=1),
+)
+PASSED_THEN_OTHER_FAILED = (
+    Turn(cmd="python -m pytest -q", output="5 passed in 0.10s", exit_status=0),
+    Turn(cmd="npm run lint", output="src/app.js: 2 problems", exit_status=1),
+)
+FAILED_THEN_PASSED = (
+    Turn(cmd="python -m pytest -q", output="FAILED tests/test_a.py::test_two\n"
+                                            "1 failed, 4 passed in 0.12s", exit_status=1),
+    Turn(cmd="python -m pytest -q", output="5 passed in 0.10s", exit_status=0),
+)
+FAILED_THEN_OTHER_PASSED = (
+    Turn(cmd="python -m pytest -q", output="FAILED tests/test_a.py::test_two\n"
+                                            "1 failed, 4 passed in 0.12s", exit_status=1),
+    Turn(cmd="git commit -am 'wip'", output="[main 5d6e7f8] wip", exit_status=0),
+)
+TEST_ID_PASSED_LATER = (
+    Turn(cmd="python -m pytest -q", output="FAILED tests/test_a.py::test_two - assert 1 == 2\n"
+                                            "1 failed, 4 passed in 0.12s", exit_status=1),
+    Turn(cmd="python -m pytest tests/test_a.py::test_two -v",
+         output="tests/test_a.py::test_two PASSED\n1 passed in 0.05s", exit_status=0),
+)
+STILL_RUNNING = (Turn(cmd="./deploy.sh production", output=CLEAN, finished=False),)
+NOT_DRAWN = {
+    "an OSC string": f"\x1b]0;{CLEAN}\x07\nwaiting for health checks\n",
+    "concealed text": f"\x1b[8m{CLEAN}\x1b[0m\nwaiting for health checks\n",
+}
 
 
 def _hiding(prefix_then_clean):
@@ -104,6 +140,12 @@ class Probe:
     reply: str
     answer: str  # what the check must give
     code: str
+    claim: str = "the change works"
+
+    def shown(self):
+        """The turns as a classic reader shows them, with the claim and the turns read."""
+        turns = list(self.turns)
+        return Shown(render_turns(turns), self.claim, turns)
 
 
 SHOWN, CONTRADICTED, NOT_SHOWN = an.SHOWN, an.CONTRADICTED, an.NOT_SHOWN
@@ -221,6 +263,49 @@ QUOTE_PROBES = (
           _reply("shown", "T1", "12 passed in 0.31s"), NOT_SHOWN, an.SHOWN_IN_FAILED_TURN),
     Probe("shown_in_failed_turn accepts the same line from a command that exited 0",
           WITNESS_PASSED, _reply("shown", "T1", "12 passed in 0.31s"), SHOWN, an.OK),
+    Probe("shown_in_failed_turn refuses a passing line of a run whose output reports a "
+          "failure", VERBOSE_FAILED_RUN, _reply("shown", "T1", "tests/test_a.py::test_one PASSED"),
+          NOT_SHOWN, an.SHOWN_IN_FAILED_TURN, claim="the tests pass"),
+    Probe("shown_in_failed_turn accepts a part's line for a claim about that part",
+          VERBOSE_FAILED_RUN, _reply("shown", "T1", "tests/test_a.py::test_one PASSED"),
+          SHOWN, an.OK, claim="test_one passes"),
+    Probe("shown_superseded refuses a pass that a later run of the tests failed after",
+          PASSED_THEN_FAILED, _reply("shown", "T1", "5 passed in 0.10s"), NOT_SHOWN,
+          an.SHOWN_SUPERSEDED, claim="the tests pass"),
+    Probe("shown_superseded accepts a pass when only another command failed later",
+          PASSED_THEN_OTHER_FAILED, _reply("shown", "T1", "5 passed in 0.10s"), SHOWN, an.OK,
+          claim="the tests pass"),
+    Probe("contradicted_superseded refuses a failure that a later run passed after",
+          FAILED_THEN_PASSED, _reply("contradicted", "T1", "1 failed, 4 passed in 0.12s"),
+          NOT_SHOWN, an.CONTRADICTED_SUPERSEDED, claim="the tests pass"),
+    Probe("contradicted_superseded refuses a test failure that the same test passed after",
+          TEST_ID_PASSED_LATER, _reply("contradicted", "T1", "FAILED tests/test_a.py::test_two"
+                                                             " - assert 1 == 2"),
+          NOT_SHOWN, an.CONTRADICTED_SUPERSEDED, claim="test_two passes"),
+    Probe("contradicted_superseded accepts a failure when only another command passed later",
+          FAILED_THEN_OTHER_PASSED, _reply("contradicted", "T1", "1 failed, 4 passed in 0.12s"),
+          CONTRADICTED, an.OK, claim="the tests pass"),
+    Probe("quote_from_unfinished refuses a line of a command still running", STILL_RUNNING,
+          _reply("shown", "T1", CLEAN), NOT_SHOWN, an.QUOTE_FROM_UNFINISHED),
+    Probe("quote_from_unfinished accepts the line once the command finished",
+          (Turn(cmd="./deploy.sh production", output=CLEAN),), _reply("shown", "T1", CLEAN),
+          SHOWN, an.OK),
+    Probe("shown_not_drawn accepts coloured text a terminal drew",
+          _hiding(f"\x1b[32m{CLEAN}\x1b[0m\n"), _reply("shown", "T1", CLEAN), SHOWN, an.OK),
+    Probe("quote_too_short refuses a whole line with no letter or digit",
+          (Turn(cmd="cat status.json", output="{\n}"),), _reply("shown", "T1", "}"),
+          NOT_SHOWN, an.QUOTE_TOO_SHORT),
+    Probe("shown_quotes_failure refuses a JSON report of a run of nothing",
+          (Turn(cmd="npx jest --json", output='{"numTotalTests": 0, "success": true}'),),
+          _reply("shown", "T1", '{"numTotalTests": 0, "success": true}'), NOT_SHOWN,
+          an.SHOWN_QUOTES_FAILURE),
+    Probe("shown_quotes_failure accepts a JSON count of nothing failing",
+          (Turn(cmd="cat report.json", output='"passed": 12, "failed": 0,'),),
+          _reply("shown", "T1", '"passed": 12, "failed": 0,'), SHOWN, an.OK),
+) + tuple(
+    Probe(f"shown_not_drawn refuses a line inside {how}", _hiding(text),
+          _reply("shown", "T1", CLEAN), NOT_SHOWN, an.SHOWN_NOT_DRAWN)
+    for how, text in NOT_DRAWN.items()
 ) + tuple(
     Probe(f"shown_over_overwrite refuses a failure hidden by {how}", _hiding(text),
           _reply("shown", "T1", CLEAN), NOT_SHOWN, an.SHOWN_OVER_OVERWRITE)
@@ -241,8 +326,7 @@ class Result:
 
 
 def _probe_quote(probe):
-    shown = render_turns(list(probe.turns))
-    checked = check_reply(probe.reply, shown)
+    checked = check_reply(probe.reply, probe.shown())
     passed = checked.answer == probe.answer and checked.code == probe.code
     return Result(probe.name, passed, f"{checked.answer} ({checked.code})")
 

@@ -90,8 +90,15 @@ class Narrow(unittest.TestCase):
 
     def test_the_later_line_decides(self):
         self.assertEqual(self.judge(self.ok, self.rejected).answer, SHOWN)
-        self.assertEqual(self.judge(None, self.rejected).answer, CONTRADICTED)
+        # The rejected push was pushed again, and that push went through: the check itself
+        # refuses the rejection as history, whatever the model picks (check c3).
+        self.assertEqual(self.judge(None, self.rejected).answer, NOT_SHOWN)
         self.assertEqual(self.judge(None, None).answer, NOT_SHOWN)
+
+    def test_the_latest_failure_stands(self):
+        self.shown = self.reader.render(TURNS[:2], 6, CLAIM)
+        rejected = label_of(self.shown, "error: failed to push some refs")
+        self.assertEqual(self.judge(None, rejected).answer, CONTRADICTED)
 
     def test_a_refused_line_counts_as_none(self):
         # A "success" line that is a failure line is refused by the check, not believed.

@@ -20,7 +20,7 @@ class Probes(unittest.TestCase):
     def test_every_probe(self):
         for probe in QUOTE_PROBES:
             with self.subTest(probe=probe.name):
-                checked = check_reply(probe.reply, render_turns(list(probe.turns)))
+                checked = check_reply(probe.reply, probe.shown())
                 self.assertEqual((checked.answer, checked.code), (probe.answer, probe.code))
 
     def test_every_rule_is_probed_both_ways(self):

@@ -58,7 +58,7 @@ class Variants(unittest.TestCase):
         for version, reader in ((v, r) for v, r in READERS.items() if not r.menu):
             for probe in QUOTE_PROBES:
                 with self.subTest(reader=version, probe=probe.name):
-                    checked = check_reply(probe.reply, reader.render(list(probe.turns)))
+                    checked = check_reply(probe.reply, reader.render(list(probe.turns), claim=probe.claim))
                     self.assertEqual((checked.answer, checked.code), (probe.answer, probe.code))
 
     def test_unknown_reader(self):
