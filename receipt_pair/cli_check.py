@@ -13,6 +13,7 @@ from .cli_options import (add_concurrent_option, add_format_option, add_model_op
 from .errors import ReceiptPairError, UsageError
 from .expiry import INVALID, VALID, judge
 from .files import display_name, read_bytes
+from .logs import LogRead
 from .pins import Pin, read_pin
 from .readers import get_reader, unpack_replies
 from .records import reply_text
@@ -39,9 +40,9 @@ def add_check(commands):
 
 
 def _cmd_check(args):
-    turns, log_sha256 = read_log_args(args)
-    result = run_check(args, args.claim, turns)
-    keep_receipt(args, result, display_name(args.log), log_sha256, turns)
+    log = read_log_args(args)
+    result = run_check(args, args.claim, log.turns)
+    keep_receipt(args, result, display_name(args.log), log.sha256, log)
     if args.json:
         print_json(result.to_dict())
     else:
@@ -101,10 +102,17 @@ def rederive_receipt(args):
     difference."""
     receipt = read_json_file(args.receipt)
     log_turns = log_sha = None
-    if args.log:
-        log_turns, log_sha = read_log_args(args)
+    if args.log:  # read as the receipt's log was read: redacted if it was
+        log_turns, log_sha = read_log_args(args, redact=receipt_redacted(receipt))
     differences = replay_receipt(receipt, log_turns, log_sha)
     return report_differences(differences, f"receipt {args.receipt}", 1)
+
+
+def receipt_redacted(receipt):
+    """Whether the log of a receipt was read with credentials redacted (receipts made before
+    redaction record nothing: their logs were read as they were)."""
+    redaction = receipt.get("redaction") if isinstance(receipt, dict) else None
+    return isinstance(redaction, dict) and redaction.get("on") is True
 
 
 def expiry_of_receipt(args):
@@ -213,12 +221,12 @@ def _cmd_gate(args):
     try:
         if args.witness:
             witness = record_turn(args.log, test, echo=sys.stderr, note=_note, pin=pin)
-            turns, log_sha256 = [witness.turn], witness.record_sha256
+            log = LogRead([witness.turn], witness.record_sha256)
             if pin is not None:
                 _note(_pin_line(witness))
         else:
-            turns, log_sha256 = read_log_args(args)
-        result = run_check(args, args.claim, turns)
+            log = read_log_args(args)
+        result = run_check(args, args.claim, log.turns)
     except UsageError:
         raise
     except ReceiptPairError as exc:
@@ -231,7 +239,7 @@ def _cmd_gate(args):
                              dry_run=args.dry_run,
                              witness_problem=witness.problem if witness else None)
     # Kept before the action runs: a receipt that cannot be kept stops the action.
-    keep_receipt(args, result, display_name(args.log), log_sha256, turns,
+    keep_receipt(args, result, display_name(args.log), log.sha256, log,
                  witness.receipt_note() if witness else None, made_by="gate",
                  gate={"program": action[0], "runs": decision.runs,
                        "status": decision.status, "dry_run": args.dry_run})

@@ -70,16 +70,26 @@ def add_format_option(parser):
     parser.add_argument("--format", choices=LOG_FORMATS, default=None,
                         help="the log's format, when telling it from the content is not "
                              "wanted (default: told from the content)")
+    parser.add_argument("--no-redact", action="store_true",
+                        help="keep credentials in the log as they are (default: tokens, "
+                             "keys and passwords are replaced by [REDACTED] when the log is "
+                             "read, before any model sees it or any receipt keeps it)")
 
 
-def read_log_args(args, path=None):
-    """(turns, sha256) of the log named by --log (or `path`), in --format if given; anything
+def read_log_args(args, path=None, redact=None):
+    """The LogRead (turns, sha256, redactions) of the log named by --log (or `path`), in
+    --format if given, redacted unless --no-redact (or `redact` says otherwise); anything
     skipped (a torn last line) is said on stderr."""
     warnings = []
-    turns, sha = read_log(path or args.log, getattr(args, "format", None), warnings)
+    if redact is None:
+        redact = not getattr(args, "no_redact", False)
+    read = read_log(path or args.log, getattr(args, "format", None), warnings, redact)
     for warning in warnings:
         print(f"note: {warning}", file=sys.stderr, flush=True)
-    return turns, sha
+    if read.redactions:
+        print(f"note: {read.redactions} credential(s) in the log replaced by [REDACTED] "
+              "before the models saw it", file=sys.stderr, flush=True)
+    return read
 
 
 def add_reading_options(parser, retired=False):
@@ -165,8 +175,11 @@ def keep_receipt(args, result, log_name, log_sha256, turns, witness=None, made_b
     ledger = ledger_path(getattr(args, "ledger", None))
     if not args.save and not ledger:
         return None
+    redaction = {"on": not getattr(args, "no_redact", False),
+                 "count": getattr(turns, "redactions", 0)}
+    turns = getattr(turns, "turns", turns)
     receipt = build_receipt(result, log_name, log_sha256, turns, args.max_turns, dict(SETTINGS),
-                            witness, made_by, gate)
+                            witness, made_by, gate, redaction)
     if args.save:
         try:
             write_json_atomic(args.save, receipt)

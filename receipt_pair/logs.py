@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ET
 from . import transcripts
 from .errors import InputError
 from .files import decode, display_name, json_lines, loads_strict, read_bytes, sha256_bytes
+from .redact import redact_turns
 from .turn import Turn, kind_of, turn_from_json  # noqa: F401 (read from here too)
 
 # A JSON log starts with a list of objects or an object with a quoted key. Plain text that
@@ -28,14 +29,38 @@ TURN_FORMATS = ("turns", "junit", "text")
 FORMATS = TURN_FORMATS + transcripts.FORMATS
 
 
-def read_log(path, fmt=None, warnings=None):
-    """Read the log at `path` ("-" for standard input); return (turns, sha256 of its bytes).
+class LogRead(tuple):
+    """(turns, sha256 of the file's bytes), with `redactions`: how many secrets were replaced
+    in the turns (redact.py)."""
+
+    def __new__(cls, turns, sha256, redactions=0):
+        read = super().__new__(cls, (turns, sha256))
+        read.redactions = redactions
+        return read
+
+    @property
+    def turns(self):
+        return self[0]
+
+    @property
+    def sha256(self):
+        return self[1]
+
+
+def read_log(path, fmt=None, warnings=None, redact=True):
+    """Read the log at `path` ("-" for standard input); return (turns, sha256 of its bytes)
+    as a LogRead, which also says how many secrets were redacted.
 
     `fmt` forces a format (one of FORMATS); `warnings`, a list, gets a line for anything
-    skipped (a torn last line of a log still being written).
+    skipped (a torn last line of a log still being written). `redact`: replace credentials
+    in the turns before anything else sees them (the sha256 is still the file's own).
     """
     data = read_bytes(path)
-    return parse_log(data, display_name(path), fmt, warnings), sha256_bytes(data)
+    turns = parse_log(data, display_name(path), fmt, warnings)
+    count = 0
+    if redact:
+        turns, count = redact_turns(turns)
+    return LogRead(turns, sha256_bytes(data), count)
 
 
 def detect_format(text):

@@ -255,7 +255,7 @@ def canonical_sha256(record, leave_out):
 
 
 def build_receipt(result, log_name, log_sha256, turns, max_turns, settings, witness=None,
-                  made_by="check", gate=None):
+                  made_by="check", gate=None, redaction=None):
     """The whole receipt of one check, enough to re-derive its answer offline.
 
     `witness`: the witness block (the record it pins and what it says); `gate`: the gate's
@@ -270,6 +270,9 @@ def build_receipt(result, log_name, log_sha256, turns, max_turns, settings, witn
         "made_by": made_by,
         "claim": result.claim,
         "log": {"file": log_name, "sha256": log_sha256},
+        # Whether credentials were replaced when the log was read, and how many: the turns
+        # below are the redacted ones, the sha256 above is the file's own.
+        "redaction": redaction or {"on": False, "count": 0},
         "max_turns": max_turns,
         # Everything the reader read (a menu reader reads the whole log), so that the
         # receipt re-derives from itself.

@@ -244,7 +244,7 @@ def _witness_problems(receipt, turns):
         return []
     if not isinstance(witness, dict):
         return ["the witness block must be an object"]
-    if receipt["schema"] != RECEIPT_SCHEMA:  # schema 1 kept the record's fields, not itself
+    if receipt["schema"] == RECEIPT_SCHEMAS[0]:  # schema 1 kept the record's fields only
         return _witness_problems_v1(receipt, witness, turns)
     if not isinstance(witness.get("record"), dict):
         return ["the witness block must hold the record it pins"]
@@ -353,7 +353,7 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
     if problem or turn_problem:
         return [problem or turn_problem]
     differences = []
-    current = receipt["schema"] == RECEIPT_SCHEMA
+    current = receipt["schema"] != RECEIPT_SCHEMAS[0]  # schema 2 and later
     later = _later_fields(receipt)
     if not current and later:
         # A receipt relabelled as schema 1 would skip the checks schema 1 had no data for.

@@ -167,3 +167,72 @@ class LabelsMeanTheirLine(GateTest):
         partner = CheckedAnswer("contradicted", last[1], "Deploy FAILED: timeout", "",
                                 CONTRADICTED, "ok", last[0])
         self.assertIn(f"citing {last[0]}:", partner_hint(partner, shown))
+
+
+class SecretsStayHome(GateTest):
+    claim = "I pushed the fix to main"
+    TOKEN = "ghp_" + "a1B2c3D4e5" * 4
+
+    def test_a_token_never_reaches_the_models_or_the_receipt(self):
+        log = self.turns_log({"cmd": f"git push https://bot:{self.TOKEN}@github.com/o/r.git main",
+                              "output": "To https://github.com/o/r.git\n   4f1c2d9..8a7b6e5  "
+                                        f"main -> main\nGITHUB_TOKEN={self.TOKEN}"})
+        saved = self.path("receipt.json")
+        with FakeServer() as fake:
+            fake.script("qa", by_label("4f1c2d9..8a7b6e5  main -> main"))
+            fake.script("qb", by_label("4f1c2d9..8a7b6e5  main -> main"))
+            status, out, err = run_cli("check", "--claim", self.claim, "--log", log,
+                                       "--reader", "r1", "--base-url", fake.base_url,
+                                       "--model-a", "qa", "--model-b", "qb", "--save", saved)
+            sent = json.dumps(fake.chats())
+        self.assertEqual(status, 0, out + err)
+        self.assertIn("credential(s) in the log replaced", err)
+        self.assertNotIn(self.TOKEN, sent)
+        with open(saved) as handle:
+            text = handle.read()
+        self.assertNotIn(self.TOKEN, text)
+        receipt = json.loads(text)
+        self.assertEqual(receipt["redaction"], {"on": True, "count": 2})
+        self.assertEqual(receipt["answer"], SHOWN)
+        self.assertEqual(run_cli("replay", "--receipt", saved, "--log", log)[0], 0)
+        self.assertEqual(run_cli("verify", "--receipt", saved, "--log", log)[0], 0)
+
+    def test_no_redact_keeps_the_log_as_it_is(self):
+        log = self.turns_log({"cmd": "env", "output": f"GITHUB_TOKEN={self.TOKEN}"})
+        saved = self.path("receipt.json")
+        with FakeServer() as fake:
+            fake.script("qa", answer("not_shown"))
+            fake.script("qb", answer("not_shown"))
+            run_cli("check", "--claim", self.claim, "--log", log, "--reader", "v6",
+                    "--base-url", fake.base_url, "--model-a", "qa", "--model-b", "qb",
+                    "--save", saved, "--no-redact")
+            self.assertIn(self.TOKEN, json.dumps(fake.chats()))
+        with open(saved) as handle:
+            self.assertEqual(json.load(handle)["redaction"], {"on": False, "count": 0})
+        self.assertEqual(run_cli("replay", "--receipt", saved, "--log", log)[0], 0)
+
+
+class RedactionShapes(GateTest):
+    def test_each_shape_is_replaced_and_ordinary_lines_are_not(self):
+        from receipt_pair.redact import redact
+
+        secret = {
+            "git clone https://alice:s3cretPass@github.com/org/repo.git": "s3cretPass",
+            "Authorization: Bearer abcdefghijklmnop": "abcdefghijklmnop",
+            "export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwx": "sk-proj-",
+            'DB_PASSWORD="hunter2hunter2"': "hunter2",
+            '{"password": "correcthorse", "user": "bob"}': "correcthorse",
+            "mysql -u root --password=s3cr3tpw": "s3cr3tpw",
+            "AKIAIOSFODNN7EXAMPLE": "AKIAIOSFODNN7EXAMPLE",
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIB\n-----END RSA PRIVATE KEY-----": "MIIEpAIB",
+        }
+        for text, gone in secret.items():
+            with self.subTest(text=text):
+                redacted, count = redact(text)
+                self.assertNotIn(gone, redacted)
+                self.assertEqual(count, 1)
+        for text in ("max_tokens=400 prompt_tokens: 120", "tokenizer: bert-base-uncased",
+                     "Using token=${GITHUB_TOKEN}", "5 passed in 0.10s",
+                     "   4f1c2d9..8a7b6e5  main -> main", "PWD=/home/user/project"):
+            with self.subTest(text=text):
+                self.assertEqual(redact(text), (text, 0))
