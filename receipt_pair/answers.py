@@ -40,6 +40,12 @@ SHOWN_SUPERSEDED = "shown_superseded"
 CONTRADICTED_SUPERSEDED = "contradicted_superseded"
 QUOTE_FROM_UNFINISHED = "quote_from_unfinished"
 SHOWN_NOT_DRAWN = "shown_not_drawn"
+SHOWN_NOT_A_RESULT = "shown_not_a_result"
+SHOWN_OTHER_OPERATION = "shown_other_operation"
+SHOWN_DRY_RUN = "shown_dry_run"
+SHOWN_NOTHING_RAN = "shown_nothing_ran"
+SHOWN_OTHER_TARGET = "shown_other_target"
+CONTRADICTED_OTHER_OPERATION = "contradicted_other_operation"
 LOW_CONFIDENCE = "low_confidence"  # the reader's confidence rule, after the quote check
 CALL_FAILED = "call_failed"  # no reply at all: the model call itself failed
 # One line each, for people reading a checked answer.
@@ -69,6 +75,16 @@ CODE_TEXT = {
     QUOTE_FROM_UNFINISHED: "the quote is from a command that had not finished",
     SHOWN_NOT_DRAWN: "a shown whose quote a terminal never drew (hidden, concealed, "
                      "overwritten)",
+    SHOWN_NOT_A_RESULT: "a shown from a line that reports no result of running anything (an "
+                        "edit's report, a diff, a file shown, an echo, a help text, a job)",
+    SHOWN_OTHER_OPERATION: "a shown from a turn that did not run the claimed operation (no "
+                           "test run for a test claim, no ref pushed for a push claim)",
+    SHOWN_DRY_RUN: "a shown from a dry run",
+    SHOWN_NOTHING_RAN: "a shown from a test run in which nothing passed (only skipped)",
+    SHOWN_OTHER_TARGET: "a shown from a push or deploy to another branch or place than the "
+                        "claim names",
+    CONTRADICTED_OTHER_OPERATION: "a contradicted from a failure of another operation than "
+                                  "the claimed one",
     LOW_CONFIDENCE: "the verdict's probability is below the reader's threshold",
     CALL_FAILED: "the model call failed, so the model cannot vouch",
 }
@@ -77,7 +93,9 @@ REFUSAL_CODES = (
     QUOTE_FROM_OTHER_TURN, QUOTE_WHITESPACE_ONLY, QUOTE_NOT_FOUND, SHOWN_QUOTES_FAILURE,
     SHOWN_OVER_OVERWRITE, QUOTE_IS_INSTRUCTION, QUOTE_TOO_SHORT, QUOTE_AFTER_FORGED_FENCE,
     SHOWN_IN_FAILED_TURN, CONTRADICTED_WITHOUT_FAILURE, SHOWN_SUPERSEDED,
-    CONTRADICTED_SUPERSEDED, QUOTE_FROM_UNFINISHED, SHOWN_NOT_DRAWN,
+    CONTRADICTED_SUPERSEDED, QUOTE_FROM_UNFINISHED, SHOWN_NOT_DRAWN, SHOWN_NOT_A_RESULT,
+    SHOWN_OTHER_OPERATION, SHOWN_DRY_RUN, SHOWN_NOTHING_RAN, SHOWN_OTHER_TARGET,
+    CONTRADICTED_OTHER_OPERATION,
 )
 
 

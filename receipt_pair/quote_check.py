@@ -8,17 +8,15 @@ so nothing a model invents can become evidence.
 import json
 import re
 
-from . import attempts, evidence, evidence_c1, evidence_c2, seen
-from .answers import (CONTRADICTED, CONTRADICTED_SUPERSEDED, EMPTY_QUOTE, INVALID_VERDICT,
+from . import evidence, evidence_c1, evidence_c2, fit, seen
+from .answers import (CONTRADICTED, CONTRADICTED_WITHOUT_FAILURE, EMPTY_QUOTE, INVALID_VERDICT,
                       MODEL_NOT_SHOWN, NOT_SHOWN, OK, QUOTE_AFTER_FORGED_FENCE,
                       QUOTE_FROM_COMMAND, QUOTE_FROM_OTHER_TURN, QUOTE_FROM_UNFINISHED,
                       QUOTE_IS_INSTRUCTION, QUOTE_NOT_FOUND, QUOTE_TOO_SHORT,
-                      QUOTE_WHITESPACE_ONLY, SHOWN, SHOWN_IN_FAILED_TURN, SHOWN_NOT_DRAWN,
-                      SHOWN_OVER_OVERWRITE, SHOWN_QUOTES_FAILURE, SHOWN_SUPERSEDED,
-                      UNPARSEABLE_REPLY, VERDICTS, WRONG_TURN, CONTRADICTED_WITHOUT_FAILURE,
+                      QUOTE_WHITESPACE_ONLY, SHOWN, SHOWN_IN_FAILED_TURN, SHOWN_OVER_OVERWRITE,
+                      SHOWN_QUOTES_FAILURE, UNPARSEABLE_REPLY, VERDICTS, WRONG_TURN,
                       CheckedAnswer)
 from .render import FENCE_LIKE, unshow_invisible
-from .turn import Turn
 
 # A quote that is only a part of its line must carry at least this many letters or digits:
 # "e" or ":" taken from a failure line means nothing, whatever its line says.
@@ -139,43 +137,6 @@ CURRENT_CHECK = "c3"
 VOCABULARY = {"c1": evidence_c1, "c2": evidence_c2, "c3": evidence}
 
 
-def _read_turns(shown):
-    """The turns the reader read: those it records, or the shown ones as turns."""
-    if getattr(shown, "turns", None) is not None:
-        return shown.turns
-    return tuple(Turn(t.cmd, t.raw_output, t.exit_status, t.finished) for t in shown)
-
-
-def _index(cited, shown):
-    if cited.index >= 0 and getattr(shown, "turns", None) is not None:
-        return cited.index
-    return list(shown).index(cited)
-
-
-def latest_attempt(verdict, stripped, lines, cited, shown, patterns):
-    """The c3 rules that read past the cited turn: the reason code that refuses, or None."""
-    claim = getattr(shown, "claim", "") or ""
-    turns = _read_turns(shown)
-    found = attempts.read_attempts(turns, patterns)
-    index = _index(cited, shown)
-    quoted = [stripped] + [line for line, _ in lines]
-    if verdict == "shown":
-        # "5 passed" from a run whose own output says 1 failed, or that exited 1.
-        at = found[index]
-        if at.failed and not attempts.part_stands(claim, quoted, at):
-            return SHOWN_IN_FAILED_TURN
-        # The tests passed, then a later run of them failed: the later run decides.
-        if attempts.later_failure(found, index, claim, quoted) is not None:
-            return SHOWN_SUPERSEDED
-        # "Deployed OK" inside an OSC title or concealed text: nobody saw it printed.
-        if not seen.drawn(cited.raw_output, stripped):
-            return SHOWN_NOT_DRAWN
-    elif attempts.later_pass(found, index, quoted, patterns) is not None:
-        # A failure that a later run of the same operation passed after is history.
-        return CONTRADICTED_SUPERSEDED
-    return None
-
-
 def check_reply(reply_text, shown, check=CURRENT_CHECK):
     """Check one model's raw reply against the turns it was shown; return a CheckedAnswer.
 
@@ -245,7 +206,7 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK):
             patterns.reports_failure_or_undoing(stripped)
             or any(patterns.reports_failure_or_undoing(line) for line, _ in lines)):
         return refuse(CONTRADICTED_WITHOUT_FAILURE)
-    refused = latest_attempt(verdict, stripped, lines, cited, shown, patterns) if current \
+    refused = fit.refusal(verdict, stripped, lines, cited, shown, patterns) if current \
         else None
     if refused:
         return refuse(refused)

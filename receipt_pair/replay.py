@@ -20,7 +20,7 @@ from .pins import pin_from_record, witness_problem
 from .testcounts import count_tests
 from .turn import turn_from_json
 from .readers import get_reader
-from .records import ANSWERS_SCHEMAS, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, canonical_sha256
+from .records import ANSWERS_SCHEMAS, RECEIPT_SCHEMAS, canonical_sha256
 from .ask import request_digest
 from .quote_check import parse_reply
 from .readers import unpack_replies

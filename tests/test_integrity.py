@@ -9,7 +9,7 @@ import threading
 from unittest import mock
 
 from receipt_pair import files, records
-from receipt_pair.selftest import DISGUISED, HIDING
+from receipt_pair.probes import DISGUISED, HIDING
 
 from tests.fakeserver import FakeServer, answer
 from tests.helpers import EXAMPLES, GateTest, TempDirTest, make_items, run_cli

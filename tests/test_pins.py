@@ -129,14 +129,15 @@ class PinnedGate(TempDirTest):
     def gate(self, test_output, *options):
         self.marker = self.path("pushed")
         self.receipt = self.path("receipt.json")
-        test = f"print({test_output!r})"
+        # A script named for tests, so that the check takes its run for a run of tests.
+        test = self.write("run_tests.py", f"print({test_output!r})\n")
         with FakeServer() as fake:
             fake.script("qa", quote_last_line)
             fake.script("qb", quote_last_line)
             return run_cli("gate", "--claim", "the tests pass", "--witness", "--log",
                            self.path("witness.jsonl"), "--save", self.receipt, "--base-url",
                            fake.base_url, "--model-a", "qa", "--model-b", "qb", *options, "--",
-                           sys.executable, "-c", test, "--", sys.executable, "-c",
+                           sys.executable, test, "--", sys.executable, "-c",
                            f"open({self.marker!r}, 'w')")
 
     def saved(self):

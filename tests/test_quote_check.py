@@ -9,7 +9,7 @@ from receipt_pair.answers import CONTRADICTED, EMPTY_QUOTE, INVALID_VERDICT, MOD
 from receipt_pair.quote_check import check_reply
 from receipt_pair.render import render_turns
 from receipt_pair.logs import Turn
-from receipt_pair.selftest import PUSH_LOG, QUOTE_PROBES
+from receipt_pair.probes import PUSH_LOG, QUOTE_PROBES
 
 
 def reply(verdict, turn="T1", quote="", reason="r"):

@@ -9,7 +9,7 @@ from receipt_pair.readers import READERS, READER_V1, get_reader, lines_schema
 from receipt_pair.render import render_turns
 from receipt_pair.request import build_request
 from receipt_pair.logs import Turn
-from receipt_pair.selftest import QUOTE_PROBES
+from receipt_pair.probes import QUOTE_PROBES
 
 TURNS = [Turn("git push", "To origin\n ! [rejected] main -> main\n"),
          Turn("git push", ""), Turn("git push", "   a..b  main -> main\n   a..b  main -> main")]
