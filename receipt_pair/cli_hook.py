@@ -318,7 +318,7 @@ def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log
     if failures:
         said = f"the receipts were not saved: {'; '.join(failures)}"
         notes.append(said)
-        decision.notice = "\n".join(filter(None, (decision.notice, f"receipt-pair: {said}")))
+        decision.tell(f"receipt-pair: {said}")
     return not failures
 
 

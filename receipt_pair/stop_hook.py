@@ -170,6 +170,10 @@ class StopDecision:
         return {"decision": "block" if self.block else "allow",
                 "blocked_for": self.blocked_for, "notice": self.notice or None}
 
+    def tell(self, line):
+        """Add a line for the person to the notice, keeping it bounded."""
+        self.notice = bounded("\n".join(filter(None, (self.notice, line))))
+
 
 def decide(outcomes, stop_hook_active, not_shown=DEFAULT_NOT_SHOWN,
            max_blocks=DEFAULT_MAX_BLOCKS, state=None, not_checked=()):
@@ -229,13 +233,11 @@ def unrecorded(decision, why):
         return decision
     what = " and ".join("a contradicted claim" if b == CONTRADICTED else "a claim it does "
                         "not show" for b in decision.blocked_for)
-    notice = (f"receipt-pair: the agent's log has {what}, but the hook could not record a "
-              f"block ({cut(why, 500)}), so it let the agent stop rather than risk "
-              "sending it back at every stop. What it would have told the agent:\n" +
-              decision.reason)
-    return StopDecision(False, notice=bounded("\n".join(filter(None, (decision.notice,
-                                                                      notice)))),
-                        state=decision.state)
+    opened = StopDecision(False, notice=decision.notice, state=decision.state)
+    opened.tell(f"receipt-pair: the agent's log has {what}, but the hook could not record a "
+                f"block ({cut(why, 500)}), so it let the agent stop rather than risk sending "
+                f"it back at every stop. What it would have told the agent:\n{decision.reason}")
+    return opened
 
 
 def over_the_cap(checked, not_checked):

@@ -487,12 +487,8 @@ class HostileInput(HookTest):
                     self.assertLess(len(out.get("systemMessage", "")), 10000)
 
     def test_odd_session_paths_are_the_notice(self):
-        folder = self.path("a-folder")
-        os.makedirs(folder)
-        fifo = self.path("a-fifo")
-        os.mkfifo(fifo)
-        for path in ("s.jsonl\x00x", "x" * 5000, ("d/" * 3000) + "s.jsonl", folder, fifo,
-                     "/dev/zero", os.path.join(self.write("f", ""), "s.jsonl")):
+        for path in ["s.jsonl\x00x", "x" * 5000, ("d/" * 3000) + "s.jsonl"] + \
+                self.not_session_files():
             with self.subTest(path=path[:40]):
                 started = time.monotonic()
                 out, _ = self.run_input(json.dumps({

@@ -81,12 +81,7 @@ class Input(unittest.TestCase):
 
 class SessionFile(TempDirTest):
     def test_what_cannot_be_a_session_file(self):
-        folder = self.path("folder")
-        os.makedirs(folder)
-        fifo = self.path("fifo")
-        os.mkfifo(fifo)
-        for path in (folder, fifo, "/dev/zero", os.path.join(self.write("f", ""), "s.jsonl"),
-                     ("d" * 300) + "/s.jsonl"):
+        for path in self.not_session_files():
             with self.subTest(path=path[:30]):
                 self.assertTrue(session_file_problem(path))
         self.assertIsNone(session_file_problem(self.write("s.jsonl", "{}\n")))

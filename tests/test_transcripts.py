@@ -644,6 +644,15 @@ class ModelTextIsNotOutput(unittest.TestCase):
         for other in turns:
             self.assertNotIn("Deployed to production", other.output)
 
+    def assert_after_a_failed_deploy(self, fmt, tools, session, name="session"):
+        """For each tool, `session(tool)` is a failed deploy and then the tool saying
+        DEPLOYED: the deploy keeps its failure, the tool's words are no output."""
+        for tool in tools:
+            with self.subTest(tool=tool):
+                turns = read_as(fmt, session(tool), name)
+                self.assertEqual(turns[0].exit_status, 1)
+                self.assert_no_output(turns, tool)
+
     def test_openhands_v1_finish_does_not_back_a_failed_deploy(self):
         text = openhands_v1_calls(
             terminal("./deploy.sh", "ERROR: deploy failed: health check timed out",
@@ -655,16 +664,13 @@ class ModelTextIsNotOutput(unittest.TestCase):
         self.assert_no_output(turns, "finish")
 
     def test_openhands_v1_think_and_sub_agents(self):
-        for tool, kind in (("think", "ThinkObservation"), ("task", "TaskObservation"),
-                           ("task_output", "TaskOutputObservation"),
-                           ("delegate", "DelegateObservation"),
-                           ("my_tool", "FinishObservation")):
-            with self.subTest(tool=tool):
-                text = openhands_v1_calls(
-                    terminal("./deploy.sh", "ERROR: deploy failed", exit_code=1),
-                    (tool, {"kind": "SomeAction", "thought": "x"},
-                     {"kind": kind, "content": [{"type": "text", "text": DEPLOYED}]}))
-                self.assert_no_output(read_as("openhands", text), tool)
+        kinds = {"think": "ThinkObservation", "task": "TaskObservation",
+                 "task_output": "TaskOutputObservation", "delegate": "DelegateObservation",
+                 "my_tool": "FinishObservation"}
+        self.assert_after_a_failed_deploy("openhands", kinds, lambda tool: openhands_v1_calls(
+            terminal("./deploy.sh", "ERROR: deploy failed", exit_code=1),
+            (tool, {"kind": "SomeAction", "thought": "x"},
+             {"kind": kinds[tool], "content": [{"type": "text", "text": DEPLOYED}]})))
         kept = read_as("openhands", openhands_v1_calls(
             ("grep", {"kind": "GrepAction", "pattern": "Deployed"},
              {"kind": "GrepObservation", "content": [{"type": "text", "text": DEPLOYED}]})))
@@ -684,16 +690,14 @@ class ModelTextIsNotOutput(unittest.TestCase):
         self.assertEqual([t.cmd for t in turns], ["./deploy.sh"])
 
     def test_gemini_cli_web_tools_memory_todos_and_sub_agents(self):
-        for tool in ("web_fetch", "google_web_search", "write_todos", "save_memory",
-                     "codebase_investigator"):
-            with self.subTest(tool=tool):
-                turns = read_as("gemini-cli", gemini_calls(
-                    ("run_shell_command", {"command": "./deploy.sh"},
-                     "Output: ERROR: deploy failed\nExit Code: 1"),
-                    (tool, {"prompt": "summarise https://status.example.com"}, DEPLOYED)),
-                    "s.json")
-                self.assertEqual(turns[0].exit_status, 1)
-                self.assert_no_output(turns, tool)
+        self.assert_after_a_failed_deploy(
+            "gemini-cli", ("web_fetch", "google_web_search", "write_todos", "save_memory",
+                           "codebase_investigator"),
+            lambda tool: gemini_calls(
+                ("run_shell_command", {"command": "./deploy.sh"},
+                 "Output: ERROR: deploy failed\nExit Code: 1"),
+                (tool, {"prompt": "summarise https://status.example.com"}, DEPLOYED)),
+            "s.json")
         # A sub-agent a user defined is a tool of its own name; its result says so.
         report = f"Subagent 'deployer' finished.\nTermination Reason: GOAL\nResult:\n{DEPLOYED}"
         turns = read_as("gemini-cli", gemini_calls(("deployer", {"objective": "x"}, report)),
@@ -704,17 +708,15 @@ class ModelTextIsNotOutput(unittest.TestCase):
         self.assertIn(DEPLOYED, kept[0].output)
 
     def test_codex_collaboration_tools(self):
-        for tool in ("wait", "wait_agent", "spawn_agent", "send_input", "close_agent",
-                     "resume_agent"):
-            with self.subTest(tool=tool):
-                turns = read_as("codex", codex_rollout(
-                    ("c1", "exec_command", {"cmd": "./deploy.sh"},
-                     exec_output("ERROR: deploy failed", exited=1)),
-                    ("c2", tool, {"targets": ["agent-1"]},
-                     json.dumps({"status": {"agent-1": {"completed": DEPLOYED}},
-                                 "timed_out": False}))))
-                self.assertEqual(turns[0].exit_status, 1)
-                self.assert_no_output(turns, tool)
+        self.assert_after_a_failed_deploy(
+            "codex", ("wait", "wait_agent", "spawn_agent", "send_input", "close_agent",
+                      "resume_agent"),
+            lambda tool: codex_rollout(
+                ("c1", "exec_command", {"cmd": "./deploy.sh"},
+                 exec_output("ERROR: deploy failed", exited=1)),
+                ("c2", tool, {"targets": ["agent-1"]},
+                 json.dumps({"status": {"agent-1": {"completed": DEPLOYED}},
+                             "timed_out": False}))))
 
     def test_claude_code_web_search_summary(self):
         result = ('Web search results for query: "status"\n\nLinks: [{"title": "Status", '

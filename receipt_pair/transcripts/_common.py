@@ -193,7 +193,9 @@ def turn(cmd, output, exit_status=None, finished=True, kind=None, model_text=Fal
     page summarised by a model, the agent's own message echoed back): the call stays a
     turn, with its command and status, but that text never becomes output, since a model
     can write "deployed" whatever happened. `finished=False`: the command still ran when
-    the log was written, so what it printed so far has no exit status to go with it.
+    the log was written, so what it printed so far has no exit status to go with it;
+    unless the call recorded a failure, which stands: whatever still runs, it ended badly.
     """
+    finished = finished or bool(exit_status)
     return Turn(cmd=cmd, output="" if model_text else output,
                 exit_status=exit_status if finished else None, finished=finished, kind=kind)

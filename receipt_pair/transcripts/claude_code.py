@@ -83,8 +83,7 @@ def read(text, name):
 
 def _turn(cmd, tool, background, output, exit_status):
     """A call as a turn: a model's words dropped, a background command unfinished."""
-    running = tool == "Bash" and exit_status is None and \
-        (background or _BACKGROUND.match(output) is not None)
+    running = tool == "Bash" and (background or _BACKGROUND.match(output) is not None)
     return turn(cmd, output, exit_status, finished=not running, kind=KINDS.get(tool),
                 model_text=tool in MODEL_TEXT_TOOLS)
 

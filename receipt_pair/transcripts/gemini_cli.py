@@ -179,9 +179,8 @@ def _turn(tool, args, output, where, failed=None):
         running = running or background
     status = failed if failed and not code else code
     subagent = _SUBAGENT_REPORT.match(output)
-    # A failure the call recorded stands: whatever still runs, that command ended badly.
     return turn(tool_summary(tool, args) if command is None else command, output, status,
-                finished=not running or bool(status), kind=KINDS.get(tool),
+                finished=not running, kind=KINDS.get(tool),
                 model_text=tool in MODEL_TEXT_TOOLS or bool(subagent and subagent[1] == tool))
 
 

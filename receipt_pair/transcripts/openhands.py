@@ -100,12 +100,11 @@ def _read_v0(numbered):
 
 def _ended(output, code, failed=False, timed_out=False):
     """(output, exit status, finished): a failure the harness saw gets a failed status; a
-    command still running (-1, or a timeout with no exit code) has none and is unfinished."""
+    command still running (-1, or a timeout with no exit code) is unfinished."""
     if failed and code in (None, 0, RUNNING):
-        return output, ERROR_STATUS, True
-    if code == RUNNING or (timed_out and code is None):
-        return output, None, False
-    return output, code, True
+        code = ERROR_STATUS
+    running = code == RUNNING or (timed_out and code is None)
+    return output, None if running else code, not running
 
 
 def _kind(kind, args):
