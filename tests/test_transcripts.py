@@ -851,8 +851,15 @@ class Unfinished(unittest.TestCase):
         self.assert_running(turns[0])
         self.assertEqual(turns[0].output, "Deployed OK")
         self.assert_running(turns[1])
-        self.assertEqual((turns[2].finished, turns[2].exit_status), (True, 1))
-        self.assertEqual(turns[2].cmd, "write_stdin session 42 (npm run deploy)")
+        self.assertEqual(turns[1].cmd, "write_stdin session 42 (npm run deploy)")
+        # The call that reports the exit is the command itself, with all it printed.
+        self.assertEqual(turns[2], Turn("npm run deploy", "Deployed OK\nstill deploying\n"
+                                        "ERROR: health check failed", 1))
+        passed = read_as("codex", codex_rollout(
+            ("c1", "exec_command", {"cmd": "npm test"}, exec_output("7 passed", session=3)),
+            ("c2", "exec_command", {"cmd": "git status"}, exec_output("clean", exited=0)),
+            ("c3", "write_stdin", {"session_id": 3, "chars": ""}, exec_output("", exited=0))))
+        self.assertEqual(passed[2], Turn("npm test", "7 passed", 0))
         # The command's end event, later in the file, has all it printed and its status.
         ended = read_as("codex", codex_rollout(
             ("c1", "exec_command", {"cmd": "npm test"}, exec_output("running", session=7))) +
@@ -889,6 +896,13 @@ class Unfinished(unittest.TestCase):
                    "to: /tmp/claude/tasks/b7f2a1.output. You will be notified when it completes.")
         moved = ("Command did not complete within its 120s timeout and was moved to the "
                  "background (ID: b7f2a1). Output is being written to: /tmp/x/tasks/b7f2a1.output.")
+        budget = ("Command exceeded the assistant-mode blocking budget (15s) and was moved to "
+                  "the background with ID: b1. Output is being written to: /tmp/b1.output")
+        by_hand = "Command was manually backgrounded by user with ID: b2."
+        for result in (budget, by_hand):
+            with self.subTest(result=result[:30]):
+                self.assert_running(read_as("claude-code", claude_calls(
+                    ("Bash", {"command": "npm run deploy"}, result, None)))[0])
         turns = read_as("claude-code", claude_calls(
             ("Bash", {"command": "npm run deploy", "run_in_background": True}, started, None),
             ("Bash", {"command": "npm run deploy"}, moved, None),

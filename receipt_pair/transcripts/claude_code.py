@@ -29,9 +29,10 @@ MODEL_TEXT_TOOLS = frozenset({"Task", "Agent", "TaskOutput", "AgentOutputTool", 
 KINDS = {"Edit": EDIT, "MultiEdit": EDIT, "Write": EDIT, "NotebookEdit": EDIT,
          "Read": VIEW, "Grep": VIEW, "Glob": VIEW, "LS": VIEW, "NotebookRead": VIEW}
 # A Bash call still running when the log was written: started with run_in_background, or
-# moved to the background when it outlived its timeout. Its result says only that.
-_BACKGROUND = re.compile(r"\A(?:Command running in background with ID: |Command did not "
-                         r"complete within [^\n]{0,80}? and was moved to the background)")
+# moved to the background (it outlived its timeout or a blocking budget, or the person
+# sent it there). Its result says only that; how it ended comes later, as a notice.
+_BACKGROUND = re.compile(r"\ACommand (?:running in background with ID: |[^\n]{0,200}?(?:was "
+                         r"moved to the background|was manually backgrounded by user))")
 
 
 def looks_like(record):

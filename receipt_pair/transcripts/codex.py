@@ -69,13 +69,13 @@ def read(text, name):
             if call_id not in outputs:
                 outputs[call_id] = _output(payload.get("output"), where)
     turns = []
-    sessions = {}  # exec_command session id -> its command, for write_stdin
+    sessions = {}  # session id -> (its command, what it printed so far), while it runs
     for call_id, cmd, tool in calls:
         running = False
         if call_id in outputs:
             output, exit_status, running = outputs[call_id]
             if running and tool != "write_stdin":
-                sessions.setdefault(running, cmd)
+                sessions.setdefault(running, (cmd, []))
             if running and call_id in ends:
                 # the command ended later in the session: its end event has all it printed
                 (output, exit_status), running = ends[call_id], False
@@ -86,18 +86,29 @@ def read(text, name):
         else:
             continue  # still running: no output to judge yet
         if tool == "write_stdin":
-            cmd = _stdin_command(cmd, sessions)
+            cmd, output = _in_session(cmd, output, exit_status, sessions)
+        elif running:
+            sessions[running][1].append(output)
         kind = EDIT if _SHELL_PATCH.match(cmd) else KINDS.get(tool)
         turns.append(turn(cmd, output, exit_status, finished=not running, kind=kind,
                           model_text=tool in MODEL_TEXT_TOOLS))
     return finish(turns, name, LABEL)
 
 
-def _stdin_command(cmd, sessions):
-    """write_stdin's command, naming the command of the session it writes to."""
+def _in_session(cmd, output, exit_status, sessions):
+    """(command, output) of a write_stdin turn. While the session runs, its command names
+    the session's; the call that reports the exit is the session's command itself, with
+    everything the session printed, chunk after chunk, so its status goes with all of it."""
     match = re.match(r"write_stdin session (\S+)", cmd)
-    started = sessions.get(match.group(1)) if match else None
-    return f"{cmd} ({started.splitlines()[0][:200]})" if started else cmd
+    session = sessions.get(match.group(1)) if match else None
+    if session is None:
+        return cmd, output
+    started, printed = session
+    printed.append(output)
+    if exit_status is None:
+        return f"{cmd} ({started.splitlines()[0][:200]})", output
+    del sessions[match.group(1)]
+    return started, "\n".join(chunk for chunk in printed if chunk)
 
 
 def _call_id(payload, where):
