@@ -38,7 +38,7 @@ _CALL_STATUS = {"error": ERROR_STATUS, "cancelled": 130}
 # back. A sub-agent (codebase_investigator, or any agent a user defines) is called as a tool
 # of its own name, and its result is its final report.
 MODEL_TEXT_TOOLS = frozenset({"web_fetch", "google_web_search", "write_todos", "save_memory",
-                              "codebase_investigator", "cli_help", "delegate_to_agent"})
+                              "codebase_investigator", "cli_help"})
 _SUBAGENT_REPORT = re.compile(r"\ASubagent '([^'\n]{1,200})' (?:finished|failed)")
 KINDS = {"replace": EDIT, "write_file": EDIT, "read_file": VIEW, "read_many_files": VIEW,
          "list_directory": VIEW, "glob": VIEW, "search_file_content": VIEW,
