@@ -16,10 +16,11 @@ import shutil
 import sys
 import time
 
-from . import stop_hook
+from . import hook_session, stop_hook
 from . import hook_records as records
 from .claims import given_claims, split_claims
 from .claims_model import split_with_model
+from .cli_ledger import one_line
 from .cli_options import (add_ledger_option, add_model_options, client_for, message,
                           positive_float, positive_int, print_json)
 from .client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B, DEFAULT_TIMEOUT,
@@ -39,6 +40,7 @@ DEFAULT_BUDGET = 540.0
 # Below this many seconds left, no further claim is asked about.
 MIN_CALL_SECONDS = 5.0
 BLOCK_WITH = ("decision", "exit2")
+MAX_NOTES = 40  # lines on standard error per stop
 SPLITS = ("rules", "model")
 WHERE_SNIPPET_GOES = {
     "claude-code": "add this to ~/.claude/settings.json (all projects) or "
@@ -82,7 +84,7 @@ def add_hook(commands):
                         "status 2 with the reason on standard error")
     p.add_argument("--receipts", metavar="DIR",
                    help="where receipts go (default: receipt-pair/ beside the session file)")
-    p.add_argument("--wait", type=float, default=stop_hook.DEFAULT_WAIT, metavar="SECONDS",
+    p.add_argument("--wait", type=float, default=hook_session.DEFAULT_WAIT, metavar="SECONDS",
                    help="how long the session file may lag the hook (default: %(default)s)")
     p.add_argument("--budget", type=positive_float, default=DEFAULT_BUDGET, metavar="SECONDS",
                    help="time for all the checks; claims left when it runs out are not "
@@ -131,19 +133,30 @@ def _cmd_hook(args):
         decision = stop_hook.StopDecision(False, notice=f"receipt-pair could not check the "
                                                         f"agent's claims: {message(exc)}")
         notes = []
+    except (OSError, ValueError, RecursionError) as exc:
+        # Whatever else the agent's input or this machine does, the hook lets the agent
+        # stop and says why: a hook that fails must never trap it.
+        why = stop_hook.cut(f"{type(exc).__name__}: {exc}", 1000)
+        decision = stop_hook.StopDecision(False, notice="receipt-pair could not check the "
+                                                        f"agent's claims: {why}")
+        notes = []
     return answer(args, decision, notes)
 
 
 def answer(args, decision, notes):
-    """Tell the agent (and the person) what was decided, in the agent's protocol."""
+    """Tell the agent (and the person) what was decided, in the agent's protocol. Lines
+    for the person are made safe for a terminal and bounded."""
     if decision.block and args.block_with == "exit2":
         # Everything on standard error is the reason the agent reads: nothing else goes there.
         print(decision.reason, file=sys.stderr, flush=True)
         return 2
-    for note in notes:
-        print(f"receipt-pair: {note}", file=sys.stderr, flush=True)
+    decision.notice = stop_hook.bounded(decision.notice)
+    for note in notes[:MAX_NOTES]:
+        print(one_line(f"receipt-pair: {note}", stop_hook.MAX_NOTICE_CHARS), file=sys.stderr,
+              flush=True)
     if decision.notice:
-        print(decision.notice, file=sys.stderr, flush=True)
+        print("\n".join(one_line(line) for line in decision.notice.split("\n")),
+              file=sys.stderr, flush=True)
     if decision.block:
         reply = {"decision": "block", "reason": decision.reason}
         if decision.notice:
@@ -162,44 +175,65 @@ def run_hook(args):
     notes = []
     if hook.event not in stop_hook.EVENTS:
         return stop_hook.StopDecision(False, notice=f"receipt-pair: this hook checks Stop and "
-                                                    f"SubagentStop, not {hook.event}"), notes
+                                                    f"SubagentStop, not {hook.event!r}"), notes
     path = hook.session_path
     if not path:
         return stop_hook.StopDecision(False, notice="receipt-pair: the hook input names no "
                                                     "session file, so nothing was checked"), notes
     started = time.monotonic()
-    text, caught_up = stop_hook.wait_for_session(path, fmt, hook.last_assistant_message,
-                                                 max(0.0, args.wait))
-    if not caught_up:
-        notes.append(f"the session file did not show the final message within {args.wait:g} "
-                     "s; checked against what it held")
+    problem = hook_session.session_file_problem(path)
+    if problem:
+        text, caught_up = None, False
+    else:
+        text, caught_up = hook_session.wait_for_session(path, fmt, hook.last_assistant_message,
+                                                     max(0.0, args.wait))
+        if not caught_up:
+            notes.append(f"the session file did not show the final message within "
+                         f"{args.wait:g} s; checked against what it held")
     claims, split = _claims(args, hook, text, notes)
     if not claims:
         notes.append("no claims of finished work in the last message; nothing to check")
         return stop_hook.StopDecision(False), notes
-    warnings = []
-    try:
-        turns, log_sha = read_log(path, fmt, warnings)
-    except InputError as exc:
-        turns, log_sha = None, None
-        error = f"the session file cannot be read: {exc}"
-    notes += warnings
+    claims, not_checked = claims[:stop_hook.MAX_CLAIMS], claims[stop_hook.MAX_CLAIMS:]
+    turns, log_sha, error = _session_turns(path, fmt, problem, notes)
     outcomes = []
     for claim in claims:
         if turns is None:
             outcomes.append(stop_hook.Outcome(claim, error=error))
             continue
         outcomes.append(_check(args, claim, turns, started, outcomes))
-    directory = args.receipts or records.default_directory(path)
-    state = records.load_state(directory, hook, stop_hook.HookState)
+    # Receipts go beside the session file only when there is one: never beside a folder,
+    # a device or a path that names nothing.
+    directory = args.receipts or (None if problem else records.default_directory(path))
+    state = (records.load_state(directory, hook, stop_hook.HookState) if directory
+             else stop_hook.HookState())
     decision = stop_hook.decide(outcomes, hook.stop_hook_active, args.not_shown,
-                                args.max_blocks, state)
+                                args.max_blocks, state, not_checked)
+    # The count first: a block whose count is not kept could repeat at every stop.
+    why = (records.record_state(directory, hook, decision.state) if directory
+           else "no folder for the hook's state: give --receipts DIR")
+    if why:
+        notes.append(f"the hook's state was not saved: {why}")
+        decision = stop_hook.unrecorded(decision, why)
     saved = _keep(args, directory, hook, outcomes, split, decision, caught_up, path,
-                  log_sha, turns, notes)
+                  log_sha, turns, notes) if directory else False
     notes.append(f"{stop_hook.summary(outcomes)}; "
                  f"{'blocked the stop' if decision.block else 'the agent may stop'}"
                  + (f"; receipts in {directory}" if saved else ""))
     return decision, notes
+
+
+def _session_turns(path, fmt, problem, notes):
+    """(turns, the log's sha256, why there are none): the session file, read once."""
+    if problem:
+        return None, None, f"the session file cannot be read: {stop_hook.cut(path)}: {problem}"
+    warnings = []
+    try:
+        turns, log_sha = read_log(path, fmt, warnings)
+    except InputError as exc:
+        return None, None, f"the session file cannot be read: {stop_hook.cut(str(exc), 1000)}"
+    notes += warnings
+    return turns, log_sha, None
 
 
 def _claims(args, hook, text, notes):
@@ -209,16 +243,18 @@ def _claims(args, hook, text, notes):
         return given_claims(decode(data, display_name(args.claims_from))), "given"
     final = hook.last_assistant_message
     if final is None and text is not None:
-        final = stop_hook.final_message(text, args.agent)[0]
+        final = hook_session.final_message(text, args.agent)[0]
     if not final:
         return [], "rules"
     if args.split == "model":
         model = args.split_model or args.model_a
         split = split_with_model(final, client_for(args), model, args.extra_a
                                  if model == args.model_a else None)
-        for dropped in split.dropped:
-            notes.append(f"the split model's claim {dropped['text']!r} was dropped: "
+        for dropped in split.dropped[:3]:
+            notes.append(f"the split model's claim {dropped['text'][:200]!r} was dropped: "
                          f"{dropped['why']}")
+        if len(split.dropped) > 3:
+            notes.append(f"... and {len(split.dropped) - 3} more of its claims were dropped")
         if split.error is None:
             return split.claims, "model"
         notes.append(f"the split model could not be asked ({split.error}); split in plain "
@@ -251,33 +287,39 @@ def _check(args, claim, turns, started, outcomes):
 
 def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log_sha,
           turns, notes):
-    """Save one record per claim and the session's state; a folder that cannot be written
-    is said, never a reason to trap the agent. Returns whether anything was saved."""
+    """Save one record per claim checked (at most MAX_CLAIMS) and feed the ledger. The
+    decision's count is already kept, so a record or a ledger that cannot be written
+    changes nothing but is said, to the person too. Returns whether all were saved."""
     run = records.new_run_id()
     log_name = display_name(path)
     ledger = ledger_path(getattr(args, "ledger", None))
-    try:
-        for index, outcome in enumerate(outcomes, 1):
-            error = outcome.error or ("; ".join(f"model {m.arm}: {m.error}"
-                                                for m in outcome.result.failed)
-                                      if outcome.result and outcome.result.failed else None)
-            block = records.hook_block(hook, args.agent, outcome.claim, index, len(outcomes),
-                                       run, split, decision, caught_up, args.not_shown, error)
-            if outcome.result is not None:
-                record = records.hook_receipt(outcome.result, block, log_name, log_sha, turns,
-                                              args.max_turns)
-            else:
-                record = records.hook_note(outcome.claim.text, block, log_name, log_sha)
-            # Receipts go to the ledger too; a note (no model could be asked) is no receipt.
-            into_ledger = ledger if (ledger and outcome.result is not None) else None
+    failures = []
+    for index, outcome in enumerate(outcomes, 1):
+        error = outcome.error or ("; ".join(f"model {m.arm}: {m.error}"
+                                            for m in outcome.result.failed)
+                                  if outcome.result and outcome.result.failed else None)
+        block = records.hook_block(hook, args.agent, outcome.claim, index, len(outcomes),
+                                   run, split, decision, caught_up, args.not_shown, error)
+        if outcome.result is not None:
+            record = records.hook_receipt(outcome.result, block, log_name, log_sha, turns,
+                                          args.max_turns)
+        else:
+            record = records.hook_note(outcome.claim.text, block, log_name, log_sha)
+        # Receipts go to the ledger too; a note (no model could be asked) is no receipt.
+        into_ledger = ledger if (ledger and outcome.result is not None) else None
+        try:
             records.keep(directory, records.record_path(directory, hook, run, index), record,
                          ledger=into_ledger and (lambda r: append_receipt(into_ledger, r)))
-        records.save_state(directory, hook, decision.state)
-    except (InputError, OSError) as exc:
-        why = message(exc) if isinstance(exc, InputError) else (exc.strerror or str(exc))
-        notes.append(f"the receipts were not saved: {why}")
-        return False
-    return True
+        except (ReceiptPairError, OSError, ValueError, TypeError) as exc:
+            why = message(exc) if isinstance(exc, ReceiptPairError) else \
+                records.why_not_saved(exc)
+            if why not in failures:
+                failures.append(why)
+    if failures:
+        said = f"the receipts were not saved: {'; '.join(failures)}"
+        notes.append(said)
+        decision.tell(f"receipt-pair: {said}")
+    return not failures
 
 
 # -- the one-time set-up ----------------------------------------------------------------------
@@ -297,7 +339,7 @@ _CARRIED = (
     ("--not-shown", "not_shown", stop_hook.DEFAULT_NOT_SHOWN),
     ("--max-blocks", "max_blocks", stop_hook.DEFAULT_MAX_BLOCKS),
     ("--block-with", "block_with", "decision"), ("--receipts", "receipts", None),
-    ("--wait", "wait", stop_hook.DEFAULT_WAIT), ("--budget", "budget", DEFAULT_BUDGET),
+    ("--wait", "wait", hook_session.DEFAULT_WAIT), ("--budget", "budget", DEFAULT_BUDGET),
     ("--split", "split", "rules"), ("--split-model", "split_model", None),
 )
 

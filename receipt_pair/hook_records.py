@@ -103,13 +103,14 @@ def state_path(directory, hook):
 
 def load_state(directory, hook, state_type):
     """The session's state from earlier stops, or a fresh one (also when it is unreadable:
-    a lost state can only make the hook block once more, never trap the agent)."""
+    a lost state can only make the hook block once more, never trap the agent, since a
+    block is made only after `record_state` has read its count back)."""
     path = state_path(directory, hook)
-    if not os.path.exists(path):
-        return state_type()
     try:
+        if not os.path.isfile(path):
+            return state_type()
         value = loads_strict(decode(read_bytes(path), path))
-    except (InputError, ValueError):
+    except (InputError, OSError, ValueError):
         return state_type()
     if not isinstance(value, dict) or value.get("schema") != STATE_SCHEMA:
         return state_type()
@@ -124,6 +125,25 @@ def save_state(directory, hook, state):
     write_json_atomic(state_path(directory, hook),
                       {"schema": STATE_SCHEMA, "session_id": hook.session_id,
                        "agent_id": hook.agent_id, "time": utc_now(), **state.to_dict()})
+
+
+def record_state(directory, hook, state):
+    """Save the session's state and read it back: None when the next stop will find it,
+    else why not. The caller must not block when this gives a reason: the count of blocks
+    in a row is what lets the agent go after `--max-blocks`, and a count that is not kept
+    would let the hook block at every stop."""
+    try:
+        save_state(directory, hook, state)
+    except (OSError, ValueError) as exc:
+        return f"{state_path(directory, hook)}: {why_not_saved(exc)}"
+    if load_state(directory, hook, type(state)) != state:
+        return f"{state_path(directory, hook)} does not read back what was written"
+    return None
+
+
+def why_not_saved(exc):
+    """A short reason from an error of writing a record."""
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 
 def _safe(text):

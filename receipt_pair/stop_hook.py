@@ -1,11 +1,11 @@
-"""Where agents stop: the Stop hook's input, the agent's final message, and what to answer.
+"""Where agents stop: the Stop hook's input, and what to answer.
 
 Claude Code and Codex run a command at `Stop` (and `SubagentStop`) with one JSON object on
-standard input (docs/formats.md, "Stop hook"). This module reads it, finds the agent's final
-message (from the input, or from the session file in plain code), waits a bounded time for
-the session file to catch up, and turns the answers to the message's claims into a
-`StopDecision`: block (with the text the agent reads) or let the agent stop (with, maybe, a
-notice for the person). Nothing here prints; `cli_hook.py` does.
+standard input (docs/formats.md, "Stop hook"). This module reads it (refusing values no
+agent sends: paths that name no file, fields of any length) and turns the answers to the
+final message's claims into a `StopDecision`: block (with the text the agent reads) or let
+the agent stop (with, maybe, a notice for the person). The session file itself (its final
+message, the wait for it) is `hook_session.py`. Nothing here prints; `cli_hook.py` does.
 
 The policy, in one place (`decide`):
 - a claim the log contradicts blocks the stop, listing the claim and the deciding quotes;
@@ -14,28 +14,37 @@ The policy, in one place (`decide`):
 - a claim the log does not show blocks only as the not-shown policy says, and never when
   `stop_hook_active` is true;
 - a claim that could not be checked (server down, a model call failed, the session file
-  unreadable) blocks nothing: the person is told, and the agent may stop.
+  unreadable) blocks nothing: the person is told, and the agent may stop;
+- at most `MAX_CLAIMS` claims of one message are checked; the rest are named as not
+  checked, so a message of thousands of claims costs no more than one of twelve;
+- a block is only as safe as its count (`unrecorded`): a block whose count could not be
+  saved and read back would repeat at every stop, so it becomes a notice instead.
 """
 
 import json
-import time
+import os
 from dataclasses import dataclass, field
 from typing import Optional
 
 from .answers import CONTRADICTED, NOT_SHOWN, SHOWN
 from .errors import InputError
-from .files import decode, loads_strict, read_bytes
+from .files import decode, loads_strict
 
 AGENTS = {"claude-code": "Claude Code", "codex": "Codex"}
 EVENTS = ("Stop", "SubagentStop")
 NOT_SHOWN_POLICIES = ("block-once", "allow", "block")
 DEFAULT_NOT_SHOWN = "block-once"
 DEFAULT_MAX_BLOCKS = 3
-DEFAULT_WAIT = 5.0  # seconds the session file may lag the hook
-POLL = 0.1
 # The text the agent reads is bounded: a reason that fills its context helps no one.
 MAX_QUOTE_CHARS = 300
 MAX_REASON_CHARS = 6000
+MAX_NOTICE_CHARS = 6000
+MAX_CLAIMS = 12  # claims checked per stop; the rest are named as not checked
+_MAX_NAMED = 20  # claims over the cap named by their words, then counted
+# The hook's input comes from the agent; anything longer than these is not a real one.
+MAX_FIELD_CHARS = 1024  # ids and the event's name
+MAX_PATH_CHARS = 4096  # PATH_MAX on Linux
+MAX_MESSAGE_CHARS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -74,13 +83,22 @@ def parse_hook_input(data, name="the hook input"):
     if not isinstance(value, dict):
         raise InputError(f"{name}: must be a JSON object")
 
-    def text_field(key, default=None):
+    def text_field(key, default=None, limit=MAX_FIELD_CHARS):
         item = value.get(key)
         if item is None:
             return default
         if not isinstance(item, str):
             raise InputError(f"{name}: '{key}' must be a string or null")
+        if len(item) > limit:
+            raise InputError(f"{name}: '{key}' is longer than {limit} characters")
         return item
+
+    def path_field(key):
+        path = text_field(key, limit=MAX_PATH_CHARS)
+        problem = path and _odd_path(path)
+        if problem:
+            raise InputError(f"{name}: '{key}' is not a file's path: {problem}")
+        return path or None
 
     active = value.get("stop_hook_active", False)
     if not isinstance(active, bool):
@@ -88,134 +106,25 @@ def parse_hook_input(data, name="the hook input"):
     return HookInput(
         event=text_field("hook_event_name", "Stop"),
         session_id=text_field("session_id", "") or "unknown-session",
-        transcript_path=text_field("transcript_path") or None,
-        cwd=text_field("cwd"),
+        transcript_path=path_field("transcript_path"),
+        cwd=text_field("cwd", limit=MAX_PATH_CHARS),
         stop_hook_active=active,
-        last_assistant_message=text_field("last_assistant_message"),
+        last_assistant_message=text_field("last_assistant_message", limit=MAX_MESSAGE_CHARS),
         agent_id=text_field("agent_id"),
-        agent_transcript_path=text_field("agent_transcript_path") or None,
+        agent_transcript_path=path_field("agent_transcript_path"),
     )
 
 
-# -- the final message, from the session file itself ------------------------------------
-
-
-def final_message(text, fmt):
-    """(the agent's last message in a session file, whether nothing came after it).
-
-    Plain code per format; a line that does not parse (one still being written) is
-    skipped. (None, False) when the file holds no message of the agent yet.
-    """
-    walk = _claude_code_walk if fmt == "claude-code" else _codex_walk
-    last, after = None, False
-    for record in _records(text):
-        for kind, value in walk(record):
-            if kind == "text":
-                if isinstance(value, tuple):  # (message id, text): one message, many lines
-                    if last is not None and last[0] == value[0] and not after:
-                        last = (last[0], last[1] + "\n" + value[1])
-                    else:
-                        last = value
-                else:
-                    last = (None, value)
-                after = False
-            else:
-                after = True
-    return (last[1], not after) if last else (None, False)
-
-
-def _records(text):
-    for line in text.split("\n"):
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            value = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            yield value
-
-
-def _claude_code_walk(record):
-    kind = record.get("type")
-    message = record.get("message")
-    if kind not in ("assistant", "user") or not isinstance(message, dict):
-        return
-    if record.get("isSidechain") is True:
-        return  # a sub-agent's words in the main file: not the main agent's message
-    content = message.get("content")
-    if kind == "user":
-        yield ("activity", None)  # a tool's result, or the person's next prompt
-        return
-    if isinstance(content, str):
-        content = [{"type": "text", "text": content}]
-    for block in content if isinstance(content, list) else ():
-        if not isinstance(block, dict):
-            continue
-        if block.get("type") == "text" and isinstance(block.get("text"), str) \
-                and block["text"].strip():
-            yield ("text", (message.get("id"), block["text"]))
-        elif block.get("type") == "tool_use":
-            yield ("activity", None)
-
-
-def _codex_walk(record):
-    payload = record.get("payload")
-    if not isinstance(payload, dict):
-        return
-    item = payload.get("type")
-    if record.get("type") == "response_item":
-        if item == "message" and payload.get("role") == "assistant":
-            parts = [c.get("text") for c in payload.get("content") or ()
-                     if isinstance(c, dict) and c.get("type") in ("output_text", "text")
-                     and isinstance(c.get("text"), str)]
-            if "".join(parts).strip():
-                yield ("text", "".join(parts))
-        elif item == "message" or item in ("function_call", "function_call_output",
-                                           "custom_tool_call", "custom_tool_call_output",
-                                           "local_shell_call"):
-            yield ("activity", None)
-    elif record.get("type") == "event_msg":
-        if item == "agent_message" and isinstance(payload.get("message"), str) \
-                and payload["message"].strip():
-            yield ("text", payload["message"])
-        elif item == "user_message":
-            yield ("activity", None)
-
-
-def same_message(expected, found):
-    """Whether the session file's last message is the one the hook was told about."""
-    if found is None:
-        return False
-    expected, found = " ".join(expected.split()), " ".join(found.split())
-    return expected == found or (bool(expected) and expected in found)
-
-
-def wait_for_session(path, fmt, expected, wait, poll=POLL, clock=time.monotonic,
-                     sleep=time.sleep):
-    """(the session file's text, whether it caught up) after at most `wait` seconds.
-
-    The agent writes its session file on its own schedule, so the hook can start before
-    the final message (and the commands just before it) are on disk. Caught up means: the
-    file's last message is `expected`, or, with no expected message, the file ends with a
-    message of the agent. The text is None when the file could not be read at all.
-    """
-    deadline = clock() + max(0.0, wait)
-    text = None
-    while True:
-        try:
-            text = decode(read_bytes(path), path)
-        except InputError:
-            text = None
-        if text is not None:
-            found, last = final_message(text, fmt)
-            if (same_message(expected, found) if expected is not None else
-                    (found is not None and last)):
-                return text, True
-        if clock() >= deadline:
-            return text, False
-        sleep(min(poll, max(0.0, deadline - clock())))
+def _odd_path(path):
+    """Why `path` can name no file on this system (a NUL byte, text the file system cannot
+    encode), or None."""
+    if "\x00" in path:
+        return "it holds a NUL byte"
+    try:
+        os.fsencode(path)
+    except UnicodeError:
+        return "the file system cannot encode it"
+    return None
 
 
 # -- what the answers mean for the stop ---------------------------------------------------
@@ -261,10 +170,15 @@ class StopDecision:
         return {"decision": "block" if self.block else "allow",
                 "blocked_for": self.blocked_for, "notice": self.notice or None}
 
+    def tell(self, line):
+        """Add a line for the person to the notice, keeping it bounded."""
+        self.notice = bounded("\n".join(filter(None, (self.notice, line))))
+
 
 def decide(outcomes, stop_hook_active, not_shown=DEFAULT_NOT_SHOWN,
-           max_blocks=DEFAULT_MAX_BLOCKS, state=None):
-    """The StopDecision for the claims' outcomes (the policy of the module's docstring)."""
+           max_blocks=DEFAULT_MAX_BLOCKS, state=None, not_checked=()):
+    """The StopDecision for the claims' outcomes (the policy of the module's docstring);
+    `not_checked`, the claims over the cap, are named for the person and the agent."""
     if not_shown not in NOT_SHOWN_POLICIES:
         raise ValueError(f"unknown not-shown policy {not_shown!r}")
     before = state or HookState()
@@ -274,6 +188,8 @@ def decide(outcomes, stop_hook_active, not_shown=DEFAULT_NOT_SHOWN,
     unbacked = [o for o in outcomes if o.answer == NOT_SHOWN]
     unchecked = [o for o in outcomes if o.answer is None]
     notices = []
+    if not_checked:
+        notices.append("receipt-pair: " + over_the_cap(len(outcomes), not_checked))
     if unchecked:
         notices.append(unchecked_notice(unchecked))
     blocked_for = []
@@ -305,11 +221,43 @@ def decide(outcomes, stop_hook_active, not_shown=DEFAULT_NOT_SHOWN,
                       not_shown_blocked=before.not_shown_blocked or NOT_SHOWN in blocked_for)
     reason = block_reason(contradicted if CONTRADICTED in blocked_for else [],
                           unbacked if NOT_SHOWN in blocked_for else [],
-                          unchecked) if blocked_for else ""
+                          unchecked, not_checked, len(outcomes)) if blocked_for else ""
     return StopDecision(bool(blocked_for), reason, "\n".join(notices), blocked_for, after)
 
 
-def block_reason(contradicted, unbacked, unchecked=()):
+def unrecorded(decision, why):
+    """`decision` with its block turned into a notice: the count of blocks in a row could
+    not be saved and read back (`why`), and a block that is not counted could repeat at
+    every stop, trapping the agent."""
+    if not decision.block:
+        return decision
+    what = " and ".join("a contradicted claim" if b == CONTRADICTED else "a claim it does "
+                        "not show" for b in decision.blocked_for)
+    opened = StopDecision(False, notice=decision.notice, state=decision.state)
+    opened.tell(f"receipt-pair: the agent's log has {what}, but the hook could not record a "
+                f"block ({cut(why, 500)}), so it let the agent stop rather than risk sending "
+                f"it back at every stop. What it would have told the agent:\n{decision.reason}")
+    return opened
+
+
+def over_the_cap(checked, not_checked):
+    """One sentence naming the claims that were not checked because of MAX_CLAIMS."""
+    named = ", ".join(_quoted(c.text) for c in not_checked[:_MAX_NAMED])
+    more = len(not_checked) - _MAX_NAMED
+    return (f"the message makes more claims than the {MAX_CLAIMS} checked at one stop: "
+            f"{checked} checked; {len(not_checked)} more "
+            f"{'claim was' if len(not_checked) == 1 else 'claims were'} not checked: {named}"
+            + (f" and {more} more" if more > 0 else ""))
+
+
+def bounded(text, limit=MAX_NOTICE_CHARS):
+    """`text` cut to `limit` characters, saying so: what the hook writes is bounded."""
+    if len(text) <= limit:
+        return text
+    return text[:limit - 40].rstrip() + "\n[... the rest left out ...]"
+
+
+def block_reason(contradicted, unbacked, unchecked=(), not_checked=(), checked=0):
     """What the agent reads when its stop is blocked: each claim and what its log says."""
     total = len(contradicted) + len(unbacked)
     lines = [f"receipt-pair checked {'this claim' if total == 1 else 'the claims'} in your "
@@ -327,12 +275,11 @@ def block_reason(contradicted, unbacked, unchecked=()):
     if unchecked:
         lines += ["", f"{_count(unchecked).capitalize()} could not be checked (not held "
                       "against you): " + _list_inline(unchecked)]
+    if not_checked:
+        lines += ["", "Not held against you: " + over_the_cap(checked, not_checked) + "."]
     lines += ["", "Fix what failed and run it again so the log shows it, or tell the user "
                   "plainly what is not done or not verified. Then finish."]
-    text = "\n".join(lines)
-    if len(text) > MAX_REASON_CHARS:
-        text = text[:MAX_REASON_CHARS - 40].rstrip() + "\n[... the rest left out ...]"
-    return text
+    return bounded("\n".join(lines), MAX_REASON_CHARS)
 
 
 def unchecked_notice(unchecked):
@@ -357,16 +304,17 @@ def _evidence(result):
         command = commands.get(quote.turn, "")
         command = command.splitlines()[0][:120] if command else ""
         lines.append(f"  {quote.turn}" + (f" `{command}`" if command else "") + " printed:")
-        lines.append(f"    {_cut(quote.quote)}")
+        lines.append(f"    {cut(quote.quote)}")
     return lines
 
 
-def _cut(text):
-    return text if len(text) <= MAX_QUOTE_CHARS else text[:MAX_QUOTE_CHARS] + " [...]"
+def cut(text, limit=MAX_QUOTE_CHARS):
+    """`text` on one line's budget: its first `limit` characters, marked when cut."""
+    return text if len(text) <= limit else text[:limit] + " [...]"
 
 
 def _quoted(text):
-    return json.dumps(_cut(text), ensure_ascii=False)
+    return json.dumps(cut(text), ensure_ascii=False)
 
 
 def _list_inline(outcomes):

@@ -62,6 +62,17 @@ class TempDirTest(unittest.TestCase):
             handle.write(text)
         return path
 
+    def not_session_files(self):
+        """Paths that exist or may be given but can be no session file: a folder, a named
+        pipe, a device, a path under a file, a name too long for the file system."""
+        folder = self.path("a-folder")
+        os.makedirs(folder, exist_ok=True)
+        fifo = self.path("a-fifo")
+        if not os.path.exists(fifo):
+            os.mkfifo(fifo)
+        return [folder, fifo, "/dev/zero", os.path.join(self.write("a-file", ""), "s.jsonl"),
+                ("d" * 300) + "/s.jsonl"]
+
     def good_batch(self, n=2):
         """(items file, answers file) of a finished `batch` over `n` items, every answer
         a good one from the fake server."""

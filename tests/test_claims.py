@@ -99,6 +99,19 @@ class Shapes(unittest.TestCase):
                     self.assertEqual(claim.text, claim.text.strip())
                     self.assertTrue(claim.text)
 
+    def test_a_message_of_thousands_of_claims_splits_at_once(self):
+        # The hook checks at most MAX_CLAIMS of them, but splits the whole message first.
+        import time
+
+        for message in ("\n".join(f"- Deployed service-{n} to production." for n in range(5000)),
+                        "I pushed it, and " * 30000, "x" * 1_000_000):
+            with self.subTest(message=message[:30]):
+                started = time.monotonic()
+                claims = split_claims(message)
+                self.assertLess(time.monotonic() - started, 5)
+                for claim in claims[:50]:
+                    self.assertEqual(message[claim.start:claim.end], claim.text)
+
     def test_given_claims_are_lines(self):
         self.assertEqual(given_claims("I pushed it\n\n  the tests pass  \n"),
                          [Claim("I pushed it", source="given"),

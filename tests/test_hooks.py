@@ -19,6 +19,7 @@ from unittest import mock
 
 from receipt_pair import hook_records
 from receipt_pair.cli_hook import install_snippet
+from receipt_pair.stop_hook import MAX_CLAIMS, HookState
 from tests.fakeserver import FakeServer, Reply, answer
 from tests.helpers import DATA, TempDirTest, closed_port, run_cli, users_reader
 
@@ -375,12 +376,161 @@ class CannotCheck(HookTest):
                 status, _, _ = run_cli(*argv)
                 self.assertEqual(status, 1)
 
-    def test_receipts_that_cannot_be_written_do_not_change_the_answer(self):
+
+
+def decisions(outs):
+    return [(out or {}).get("decision", "allow") for out in outs]
+
+
+class NeverTraps(HookTest):
+    """Whatever fails, at most --max-blocks blocks in a row; a block whose count cannot be
+    recorded does not happen (the agent may stop, and the person is told why)."""
+
+    def stops(self, *options, count=5, **changes):
+        """`count` stops of the red Codex session, each after the one before was blocked."""
+        outs = []
+        for number in range(count):
+            status, out, err = self.hook("codex", self.session(
+                "codex", stop_hook_active=number > 0, **changes), "--max-blocks", "2",
+                *options)
+            self.assertEqual(status, 0, err)
+            self.assertNotIn("Traceback", err)
+            outs.append(out)
+        return outs
+
+    def test_a_state_that_cannot_be_saved_never_blocks(self):
         blocker = self.write("a-file", "")
-        status, out, err = self.hook("claude-code", self.session("claude-code"), "--receipts",
-                                     os.path.join(blocker, "sub"))
-        self.assertEqual(out["decision"], "block")
-        self.assertIn("not saved", err)
+        state_folder = self.path("state-is-a-folder")
+        os.makedirs(os.path.join(state_folder, "019c4f10-2a7b-7d31-9e55-1b3c8a0f6e24.state.json"))
+        for name, receipts in (("under a file", os.path.join(blocker, "sub")),
+                               ("is a file", blocker), ("state path is a folder", state_folder)):
+            with self.subTest(name):
+                outs = self.stops("--receipts", receipts)
+                self.assertEqual(decisions(outs), ["allow"] * 5)
+                self.assertIn("could not record", outs[0]["systemMessage"])
+                self.assertIn("contradicts", outs[0]["systemMessage"])
+
+    def test_a_state_write_that_fails_never_blocks(self):
+        with mock.patch.object(hook_records, "write_json_atomic",
+                               side_effect=PermissionError(13, "Permission denied")):
+            outs = self.stops("--receipts", self.receipts, count=3)
+        self.assertEqual(decisions(outs), ["allow"] * 3)
+        self.assertIn("Permission denied", outs[0]["systemMessage"])
+
+    def test_a_state_that_does_not_read_back_never_blocks(self):
+        with mock.patch.object(hook_records, "load_state", return_value=HookState()):
+            outs = self.stops("--receipts", self.receipts, count=3)
+        self.assertEqual(decisions(outs), ["allow"] * 3)
+
+    def test_a_ledger_that_fails_still_counts_the_blocks(self):
+        not_a_ledger = self.write("notes.txt", "my notes\n")
+        folder = self.path("ledger-folder")
+        os.makedirs(folder)
+        for name, ledger in (("not a ledger", not_a_ledger), ("a folder", folder),
+                             ("standard output", "-"), ("under a file",
+                                                        os.path.join(not_a_ledger, "x"))):
+            with self.subTest(name):
+                outs = self.stops("--receipts", self.path(f"r-{len(os.listdir(self.dir))}"),
+                                  "--ledger", ledger)
+                self.assertEqual(decisions(outs), ["block", "block", "allow", "allow", "allow"])
+                self.assertIn("not saved", outs[0]["systemMessage"])
+        with open(not_a_ledger) as handle:
+            self.assertEqual(handle.read(), "my notes\n")
+
+    def test_receipts_that_cannot_be_written_but_a_state_that_can(self):
+        real_keep = hook_records.keep
+
+        def refuse(directory, path, record, ledger=None):
+            raise hook_records.InputError(f"{directory}: cannot save the hook's receipt: full")
+
+        with mock.patch.object(hook_records, "keep", side_effect=refuse):
+            outs = self.stops("--receipts", self.receipts, count=4)
+        self.assertIs(hook_records.keep, real_keep)
+        self.assertEqual(decisions(outs), ["block", "block", "allow", "allow"])
+        self.assertIn("not saved", outs[0]["systemMessage"])
+
+
+HOSTILE_VALUES = [None, True, 0, -1, 1.5, 10 ** 40, [], {}, ["x"], {"a": {"b": {"c": []}}},
+                  "", "\x00", "a\x00b", "x" * 100000, "\u202e\x1b[2J", "../../etc/passwd",
+                  "/", "/dev/zero", "\ud800x"]
+
+
+class HostileInput(HookTest):
+    """Every field of the hook's input, given hostile values: the hook exits 0 and lets the
+    agent stop, with the notice where the value is one it uses; never a traceback."""
+
+    FIELDS = ("session_id", "transcript_path", "cwd", "hook_event_name", "stop_hook_active",
+              "last_assistant_message", "agent_id", "agent_transcript_path", "turn_id",
+              "model", "permission_mode", "agent_type")
+
+    def run_input(self, text, *options):
+        path = self.write("input.json", text)
+        status, out, err = run_cli("hook", "codex", "--input", path, "--base-url",
+                                   f"http://127.0.0.1:{closed_port()}/v1", "--wait", "0",
+                                   *options)
+        self.assertEqual(status, 0, err)
+        self.assertNotIn("Traceback", err)
+        value = json.loads(out) if out.strip() else {}
+        self.assertNotIn("decision", value)
+        return value, err
+
+    def test_every_field_with_every_hostile_value(self):
+        with open(self.session("codex"), encoding="utf-8") as handle:
+            base = json.load(handle)
+        for field in self.FIELDS:
+            for value in HOSTILE_VALUES:
+                with self.subTest(field=field, value=repr(value)[:40]):
+                    hook = dict(base, **{field: value})
+                    text = json.dumps(hook, ensure_ascii=True)
+                    out, err = self.run_input(text, "--receipts", self.receipts)
+                    self.assertLess(len(err), 20000)
+                    self.assertLess(len(out.get("systemMessage", "")), 10000)
+
+    def test_odd_session_paths_are_the_notice(self):
+        for path in ["s.jsonl\x00x", "x" * 5000, ("d/" * 3000) + "s.jsonl"] + \
+                self.not_session_files():
+            with self.subTest(path=path[:40]):
+                started = time.monotonic()
+                out, _ = self.run_input(json.dumps({
+                    "session_id": "s", "transcript_path": path, "hook_event_name": "Stop",
+                    "stop_hook_active": False, "last_assistant_message": "I pushed it."}))
+                self.assertIn("receipt-pair", out["systemMessage"])
+                self.assertLess(time.monotonic() - started, 4)
+        # No receipts folder is made beside a path that is not a session file.
+        for where in (self.dir, os.getcwd(), "/"):
+            self.assertFalse(os.path.exists(os.path.join(where, hook_records.RECEIPTS_FOLDER)),
+                             where)
+
+    def test_bytes_that_are_not_a_hook_input(self):
+        for data in (b"\xff\xfe", b'{"transcript_path": "\xff"}', b"[" * 100000,
+                     b'{"a":' * 50000 + b"1" + b"}" * 50000, b"\x00", b"{}" * 10):
+            with self.subTest(data=data[:20]):
+                out, _ = self.run_input(data)
+                self.assertIn("could not check", out["systemMessage"])
+
+
+class ClaimCap(HookTest):
+    def test_thousands_of_claims_check_twelve_and_name_the_rest(self):
+        message = "\n".join(f"- Deployed service-{n} to production." for n in range(3000))
+        status, out, err = self.hook("codex", self.session(
+            "codex", last_assistant_message=message), "--wait", "0",
+            "--receipts", self.receipts, models=lambda body: answer("not_shown"))
+        self.assertEqual(status, 0, err)
+        asked = [CLAIM.search(b["messages"][-1]["content"]).group(1)
+                 for b in self.fake.chats("A")]
+        self.assertEqual(len(asked), MAX_CLAIMS)
+        self.assertEqual(len(self.records()), MAX_CLAIMS)
+        said = out.get("systemMessage", "") + out.get("reason", "")
+        self.assertIn(f"{3000 - MAX_CLAIMS} more claims were not checked", said)
+        self.assertIn("service-12 ", said.replace('"', " "))
+        self.assertLess(len(said), 12000)
+        self.assertLess(len(err), 20000)
+
+    def test_given_claims_are_capped_too(self):
+        claims = self.write("claims.txt", "".join(f"I pushed v{n}\n" for n in range(40)))
+        self.hook("codex", self.session("codex"), "--claims-from", claims,
+                  "--receipts", self.receipts, models=lambda body: answer("not_shown"))
+        self.assertEqual(len(self.fake.chats("A")), MAX_CLAIMS)
 
 
 class Shapes(HookTest):

@@ -1,5 +1,5 @@
-"""The pure parts of the Stop hook: its input, the final message read from a session file,
-the bounded wait (on a fake clock), and the policy table of `decide`."""
+"""The pure parts of the Stop hook: its input, the final message read from a session file
+and what can be one, the bounded wait (on a fake clock), and the policy table of `decide`."""
 
 import json
 import os
@@ -9,8 +9,10 @@ from types import SimpleNamespace
 from receipt_pair.claims import Claim
 from receipt_pair.errors import InputError
 from receipt_pair.rules import Quote
-from receipt_pair.stop_hook import (HookState, Outcome, decide, final_message,
-                                    parse_hook_input, same_message, wait_for_session)
+from receipt_pair.hook_session import (final_message, same_message, session_file_problem,
+                                       wait_for_session)
+from receipt_pair.stop_hook import (MAX_CLAIMS, MAX_NOTICE_CHARS, HookState, Outcome,
+                                    bounded, decide, parse_hook_input, unrecorded)
 from tests.helpers import DATA, TempDirTest
 
 TRANSCRIPTS = os.path.join(DATA, "transcripts")
@@ -62,6 +64,28 @@ class Input(unittest.TestCase):
             with self.subTest(data):
                 with self.assertRaises(InputError):
                     parse_hook_input(data)
+
+    def test_paths_that_name_no_file_and_fields_too_long_are_input_errors(self):
+        for fields in ({"transcript_path": "s.jsonl\x00x"}, {"agent_transcript_path": "\x00"},
+                       {"transcript_path": "x" * 5000}, {"session_id": "s" * 2000},
+                       {"agent_id": "a" * 2000}, {"hook_event_name": "S" * 2000},
+                       {"cwd": "/" * 5000}, {"last_assistant_message": "x" * 1_000_001}):
+            with self.subTest(field=list(fields)[0]):
+                with self.assertRaises(InputError) as caught:
+                    parse_hook_input(json.dumps(fields).encode())
+                self.assertLess(len(str(caught.exception)), 200)
+        hook = parse_hook_input(json.dumps({"transcript_path": "/a/s.jsonl",
+                                            "last_assistant_message": "x" * 100000}).encode())
+        self.assertEqual(hook.transcript_path, "/a/s.jsonl")
+
+
+class SessionFile(TempDirTest):
+    def test_what_cannot_be_a_session_file(self):
+        for path in self.not_session_files():
+            with self.subTest(path=path[:30]):
+                self.assertTrue(session_file_problem(path))
+        self.assertIsNone(session_file_problem(self.write("s.jsonl", "{}\n")))
+        self.assertIsNone(session_file_problem(self.path("not-yet.jsonl")))
 
 
 class FinalMessage(unittest.TestCase):
@@ -211,6 +235,37 @@ class Policy(unittest.TestCase):
     def test_unknown_policy(self):
         with self.assertRaises(ValueError):
             decide([], False, "sometimes")
+
+    def test_claims_over_the_cap_are_named_not_held(self):
+        over = [Claim(f"I deployed service-{n}") for n in range(MAX_CLAIMS, 3000)]
+        decision = decide([outcome("contradicted")], False, not_checked=over)
+        self.assertTrue(decision.block)
+        for text in (decision.notice, decision.reason):
+            self.assertIn(f"{len(over)} more claims were not checked", text)
+            self.assertIn('"I deployed service-12"', text)
+            self.assertIn(f"and {len(over) - 20} more", text)
+            self.assertNotIn("service-40", text)
+        self.assertIn("Not held against you", decision.reason)
+        self.assertFalse(decide([outcome("shown")], False, not_checked=over).block)
+
+    def test_a_block_that_cannot_be_recorded_becomes_a_notice(self):
+        decision = decide([outcome("contradicted", "I pushed main")], True,
+                          state=HookState(1))
+        self.assertTrue(decision.block)
+        opened = unrecorded(decision, "x.state.json: Permission denied")
+        self.assertFalse(opened.block)
+        self.assertEqual(opened.reason, "")
+        self.assertIn("could not record a block (x.state.json: Permission denied)",
+                      opened.notice)
+        self.assertIn("! [rejected] main -> main", opened.notice)
+        allowed = decide([outcome("shown")], False)
+        self.assertIs(unrecorded(allowed, "any"), allowed)
+
+    def test_bounded(self):
+        self.assertEqual(bounded("short"), "short")
+        long = bounded("x" * 100000)
+        self.assertLessEqual(len(long), MAX_NOTICE_CHARS)
+        self.assertTrue(long.endswith("[... the rest left out ...]"))
 
 
 if __name__ == "__main__":

@@ -46,7 +46,8 @@ def _text(path):
 
 
 def _as_dicts(turns):
-    return [{"cmd": t.cmd, "output": t.output, "exit_status": t.exit_status} for t in turns]
+    """Turns as their JSON form: a turn's kind and an unfinished command are golden too."""
+    return [t.to_json() for t in turns]
 
 
 def _expected(name):
@@ -277,7 +278,7 @@ class ClaudeCodeFailClosed(unittest.TestCase):
         report = [{"type": "text", "text": "I ran the deploy script for you.\nDeployed OK"}]
         task = {"description": "Deploy to production", "prompt": "deploy it",
                 "subagent_type": "general-purpose"}
-        for tool in ("Task", "Agent", "TaskOutput", "AgentOutputTool", "WebFetch"):
+        for tool in ("Task", "Agent", "TaskOutput", "AgentOutputTool", "WebFetch", "WebSearch"):
             with self.subTest(tool=tool):
                 turns = self.read(tool, report, None, task)
                 self.assertEqual(len(turns), 1, "the call stays a turn")
@@ -431,7 +432,6 @@ class OpenHandsFailClosed(unittest.TestCase):
     def test_an_error_a_timeout_or_a_rejection_has_a_failed_status(self):
         self.assertEqual(self.status(self.observation(is_error=True)), 1)
         self.assertEqual(self.status(self.observation(is_error=True, exit_code=0)), 1)
-        self.assertEqual(self.status(self.observation(timeout=True, exit_code=-1)), 124)
         self.assertEqual(self.status(self.observation(is_error=True, exit_code=2)), 2)
         self.assertEqual(self.status({"kind": "AgentErrorEvent", "error": "runtime gone"}), 1)
         self.assertEqual(self.status({"kind": "UserRejectObservation",
@@ -444,7 +444,7 @@ class OpenHandsFailClosed(unittest.TestCase):
     def test_a_command_that_exited_keeps_its_status(self):
         self.assertEqual(self.status(self.observation(is_error=False, exit_code=0)), 0)
         self.assertIsNone(self.status(self.observation(is_error=False, timeout=False)))
-        self.assertIsNone(self.status(self.observation(exit_code=-1)))  # still running
+        self.assertEqual(self.status(self.observation(timeout=True, exit_code=3)), 3)
 
 
 def job_log(*lines, gh=None):
@@ -560,6 +560,361 @@ class GitHubActionsFailClosed(unittest.TestCase):
         self.assertEqual([t.exit_status for t in self.read(*lines, gh=columns)], [None, None, 1])
 
 
+def read_as(fmt, text, name="session"):
+    return read_transcript(text, name, fmt)
+
+
+def codex_rollout(*calls):
+    """A Codex rollout of (call id, tool name, arguments, output) function calls; an output
+    of None leaves the call unanswered, a dict is an exec_command_end event's payload."""
+    lines = []
+    for call_id, tool, arguments, output in calls:
+        lines.append({"type": "response_item", "payload": {
+            "type": "function_call", "name": tool, "call_id": call_id,
+            "arguments": json.dumps(arguments)}})
+        if isinstance(output, dict):
+            lines.append({"type": "event_msg", "payload": dict(
+                {"type": "exec_command_end", "call_id": call_id}, **output)})
+        elif output is not None:
+            lines.append({"type": "response_item", "payload": {
+                "type": "function_call_output", "call_id": call_id, "output": output}})
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def exec_output(body, exited=None, session=None):
+    """An exec_command/write_stdin output as Codex formats it (format_response)."""
+    header = ["Chunk ID: 1a2b", "Wall time: 10.0021 seconds"]
+    if exited is not None:
+        header.append(f"Process exited with code {exited}")
+    if session is not None:
+        header.append(f"Process running with session ID {session}")
+    return "\n".join(header + ["Original token count: 9", "Output:", body])
+
+
+def gemini_calls(*calls):
+    """A Gemini CLI session document of (tool, args, output text) calls."""
+    return json.dumps({"sessionId": "s", "projectHash": "p", "messages": [{
+        "id": "m1", "type": "gemini", "content": "", "toolCalls": [{
+            "id": f"c{i}", "name": tool, "args": args, "status": "success",
+            "result": [{"functionResponse": {"id": f"c{i}", "name": tool,
+                                             "response": {"output": output}}}]}
+            for i, (tool, args, output) in enumerate(calls)]}]})
+
+
+def openhands_v1_calls(*calls):
+    """V1 events of (tool name, action, observation) calls, one per line."""
+    events = []
+    for i, (tool, action, observation) in enumerate(calls):
+        events.append({"id": f"a{i}", "source": "agent", "kind": "ActionEvent",
+                       "tool_name": tool, "tool_call_id": f"c{i}", "action": action})
+        events.append({"id": f"o{i}", "source": "environment", "kind": "ObservationEvent",
+                       "tool_name": tool, "tool_call_id": f"c{i}", "observation": observation})
+    return "".join(json.dumps(e) + "\n" for e in events)
+
+
+def terminal(command, text, **fields):
+    return ("terminal", {"kind": "TerminalAction", "command": command},
+            dict({"kind": "TerminalObservation", "content": [{"type": "text", "text": text}]},
+                 **fields))
+
+
+def claude_calls(*calls):
+    """A Claude Code session of (tool, input, result content, is_error) calls."""
+    lines = []
+    for i, (tool, args, content, is_error) in enumerate(calls):
+        lines.append({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "tool_use", "id": f"t{i}", "name": tool, "input": args}]}})
+        result = {"type": "tool_result", "tool_use_id": f"t{i}", "content": content}
+        if is_error is not None:
+            result["is_error"] = is_error
+        lines.append({"type": "user", "message": {"role": "user", "content": [result]}})
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+DEPLOYED = "Deployed to production. All health checks green."
+
+
+class ModelTextIsNotOutput(unittest.TestCase):
+    """Text a model wrote (a sub-agent's report, a web page summarised by a model, the
+    agent's own message echoed back) never becomes output; the call stays a turn."""
+
+    def assert_no_output(self, turns, cmd_start):
+        turn = next(t for t in turns if t.cmd.startswith(cmd_start))
+        self.assertEqual(turn.output, "", cmd_start)
+        for other in turns:
+            self.assertNotIn("Deployed to production", other.output)
+
+    def assert_after_a_failed_deploy(self, fmt, tools, session, name="session"):
+        """For each tool, `session(tool)` is a failed deploy and then the tool saying
+        DEPLOYED: the deploy keeps its failure, the tool's words are no output."""
+        for tool in tools:
+            with self.subTest(tool=tool):
+                turns = read_as(fmt, session(tool), name)
+                self.assertEqual(turns[0].exit_status, 1)
+                self.assert_no_output(turns, tool)
+
+    def test_openhands_v1_finish_does_not_back_a_failed_deploy(self):
+        text = openhands_v1_calls(
+            terminal("./deploy.sh", "ERROR: deploy failed: health check timed out",
+                     exit_code=1),
+            ("finish", {"kind": "FinishAction", "message": DEPLOYED},
+             {"kind": "FinishObservation", "content": [{"type": "text", "text": DEPLOYED}]}))
+        turns = read_as("openhands", text)
+        self.assertEqual(turns[0].exit_status, 1)
+        self.assert_no_output(turns, "finish")
+
+    def test_openhands_v1_think_and_sub_agents(self):
+        kinds = {"think": "ThinkObservation", "task": "TaskObservation",
+                 "task_output": "TaskOutputObservation", "delegate": "DelegateObservation",
+                 "my_tool": "FinishObservation"}
+        self.assert_after_a_failed_deploy("openhands", kinds, lambda tool: openhands_v1_calls(
+            terminal("./deploy.sh", "ERROR: deploy failed", exit_code=1),
+            (tool, {"kind": "SomeAction", "thought": "x"},
+             {"kind": kinds[tool], "content": [{"type": "text", "text": DEPLOYED}]})))
+        kept = read_as("openhands", openhands_v1_calls(
+            ("grep", {"kind": "GrepAction", "pattern": "Deployed"},
+             {"kind": "GrepObservation", "content": [{"type": "text", "text": DEPLOYED}]})))
+        self.assertEqual(kept[0].output, DEPLOYED)
+
+    def test_openhands_v0_finish_and_message_are_not_turns(self):
+        text = json.dumps([
+            {"id": 1, "action": "run", "args": {"command": "./deploy.sh"}},
+            {"id": 2, "cause": 1, "observation": "run", "content": "ERROR: deploy failed",
+             "extras": {"metadata": {"exit_code": 1}}},
+            {"id": 3, "action": "finish", "args": {"final_thought": DEPLOYED, "outputs": {}}},
+            {"id": 4, "cause": 3, "observation": "agent_state_changed", "content": DEPLOYED,
+             "extras": {}},
+            {"id": 5, "action": "think", "args": {"thought": DEPLOYED}},
+            {"id": 6, "cause": 5, "observation": "think", "content": DEPLOYED, "extras": {}}])
+        turns = read_as("openhands", text, "t.json")
+        self.assertEqual([t.cmd for t in turns], ["./deploy.sh"])
+
+    def test_gemini_cli_web_tools_memory_todos_and_sub_agents(self):
+        self.assert_after_a_failed_deploy(
+            "gemini-cli", ("web_fetch", "google_web_search", "write_todos", "save_memory",
+                           "codebase_investigator"),
+            lambda tool: gemini_calls(
+                ("run_shell_command", {"command": "./deploy.sh"},
+                 "Output: ERROR: deploy failed\nExit Code: 1"),
+                (tool, {"prompt": "summarise https://status.example.com"}, DEPLOYED)),
+            "s.json")
+        # A sub-agent a user defined is a tool of its own name; its result says so.
+        report = f"Subagent 'deployer' finished.\nTermination Reason: GOAL\nResult:\n{DEPLOYED}"
+        turns = read_as("gemini-cli", gemini_calls(("deployer", {"objective": "x"}, report)),
+                        "s.json")
+        self.assertEqual(turns[0].output, "")
+        kept = read_as("gemini-cli", gemini_calls(
+            ("run_shell_command", {"command": "cat notes"}, "Output: " + report)), "s.json")
+        self.assertIn(DEPLOYED, kept[0].output)
+
+    def test_codex_collaboration_tools(self):
+        self.assert_after_a_failed_deploy(
+            "codex", ("wait", "wait_agent", "spawn_agent", "send_input", "close_agent",
+                      "resume_agent"),
+            lambda tool: codex_rollout(
+                ("c1", "exec_command", {"cmd": "./deploy.sh"},
+                 exec_output("ERROR: deploy failed", exited=1)),
+                ("c2", tool, {"targets": ["agent-1"]},
+                 json.dumps({"status": {"agent-1": {"completed": DEPLOYED}},
+                             "timed_out": False}))))
+
+    def test_claude_code_web_search_summary(self):
+        result = ('Web search results for query: "status"\n\nLinks: [{"title": "Status", '
+                  '"url": "https://status.example.com"}]\n\n' + DEPLOYED)
+        turns = read_as("claude-code", claude_calls(("WebSearch", {"query": "status"},
+                                                     result, None)))
+        self.assertEqual((turns[0].cmd, turns[0].output), ("WebSearch status", ""))
+
+    def test_mini_swe_agent_submission_is_not_a_turn(self):
+        text = json.dumps({"trajectory_format": "mini-swe-agent-1", "info": {}, "messages": [
+            {"role": "assistant", "content": "```bash\n./deploy.sh\n```"},
+            {"role": "user", "content": "<returncode>1</returncode>\n<output>\nERROR\n</output>"},
+            {"role": "assistant", "content": "```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+                                             f" && echo '{DEPLOYED}'\n```"},
+            {"role": "user", "content": DEPLOYED}]})
+        turns = read_as("mini-swe-agent", text, "r.traj.json")
+        self.assertEqual([t.cmd for t in turns], ["./deploy.sh"])
+
+
+class Kinds(unittest.TestCase):
+    """A tool that changed files is EDIT, one that only showed something VIEW, a command or
+    an unknown tool None: from the tool's name, in every format that names it."""
+
+    def test_claude_code(self):
+        cases = {"Edit": "edit", "Write": "edit", "MultiEdit": "edit", "NotebookEdit": "edit",
+                 "Read": "view", "Grep": "view", "Glob": "view", "LS": "view",
+                 "Bash": None, "mcp__deploy__release": None}
+        turns = read_as("claude-code", claude_calls(
+            *[(tool, {"file_path": "a.py", "command": "ls"}, "ok", None) for tool in cases]))
+        self.assertEqual([t.kind for t in turns], list(cases.values()))
+
+    def test_codex(self):
+        text = codex_rollout(
+            ("c1", "apply_patch", {"input": "*** Begin Patch"}, "Success."),
+            ("c2", "exec_command", {"cmd": "apply_patch <<'EOF'\n*** Begin Patch\nEOF"},
+             exec_output("Success.", exited=0)),
+            ("c3", "read_file", {"file_path": "a.py"}, "L1: x"),
+            ("c4", "list_dir", {"dir_path": "."}, "a.py"),
+            ("c5", "grep_files", {"pattern": "x"}, "a.py"),
+            ("c6", "exec_command", {"cmd": "cat a.py"}, exec_output("x", exited=0)))
+        text += json.dumps({"type": "response_item", "payload": {
+            "type": "custom_tool_call", "name": "apply_patch", "call_id": "c7",
+            "input": "*** Begin Patch\n*** Update File: a.py\n*** End Patch"}}) + "\n"
+        text += json.dumps({"type": "response_item", "payload": {
+            "type": "custom_tool_call_output", "call_id": "c7", "output": "Success."}}) + "\n"
+        self.assertEqual([t.kind for t in read_as("codex", text)],
+                         ["edit", "edit", "view", "view", "view", None, "edit"])
+
+    def test_gemini_cli(self):
+        cases = {"replace": "edit", "write_file": "edit", "read_file": "view",
+                 "read_many_files": "view", "list_directory": "view", "glob": "view",
+                 "search_file_content": "view", "grep_search": "view", "run_shell_command": None}
+        turns = read_as("gemini-cli", gemini_calls(
+            *[(tool, {"file_path": "a.py", "command": "ls"}, "Output: ok") for tool in cases]),
+            "s.json")
+        self.assertEqual([t.kind for t in turns], list(cases.values()))
+
+    def test_openhands_v0_and_v1(self):
+        v0 = [("read", {"path": "a.py"}, "view"), ("edit", {"path": "a.py", "command": "view"},
+                                                      "view"),
+              ("edit", {"path": "a.py", "command": "str_replace"}, "edit"),
+              ("write", {"path": "a.py"}, "edit"), ("run", {"command": "ls"}, None)]
+        events = []
+        for i, (action, args, _) in enumerate(v0):
+            events += [{"id": 2 * i + 1, "action": action, "args": args},
+                       {"id": 2 * i + 2, "cause": 2 * i + 1, "observation": action,
+                        "content": "ok", "extras": {}}]
+        turns = read_as("openhands", json.dumps(events), "t.json")
+        self.assertEqual([t.kind for t in turns], [kind for _, _, kind in v0])
+        v1 = [("file_editor", "view", "view"), ("file_editor", "create", "edit"),
+              ("file_editor", "str_replace", "edit"), ("file_editor", "insert", "edit"),
+              ("file_editor", "undo_edit", "edit"), ("str_replace_editor", "view", "view"),
+              ("str_replace_editor", "create", "edit"), ("glob", None, "view"),
+              ("grep", None, "view"), ("terminal", "ls", None)]
+        turns = read_as("openhands", openhands_v1_calls(
+            *[(tool, {"kind": "X", "command": command, "path": "a.py"},
+               {"kind": "XObservation", "content": [{"type": "text", "text": "ok"}]})
+              for tool, command, _ in v1]))
+        self.assertEqual([t.kind for t in turns], [kind for _, _, kind in v1])
+
+    def test_swe_agent(self):
+        actions = {"open src/app.py": "view", "goto 40": "view", "scroll_down": "view",
+                   "scroll_up": "view", "find_file app.py": "view",
+                   "search_dir parse": "view", "search_file parse": "view",
+                   "create notes.txt": "edit", "edit 2:2\n    x = 1\nend_of_edit": "edit",
+                   "str_replace_editor view /testbed/a.py": "view",
+                   "str_replace_editor str_replace /testbed/a.py --old_str a": "edit",
+                   "str_replace_editor create /testbed/b.py --file_text x": "edit",
+                   "python -m pytest": None, "submit": None}
+        text = json.dumps({"trajectory": [{"action": a, "observation": "ok"} for a in actions],
+                           "history": [], "info": {}})
+        turns = read_as("swe-agent", text, "r.traj")
+        self.assertEqual([t.kind for t in turns], list(actions.values()))
+
+
+class Unfinished(unittest.TestCase):
+    """A command still running when the log was written: finished=False and no exit status
+    (it had not failed, it had not ended), whatever it printed so far."""
+
+    def assert_running(self, turn):
+        self.assertFalse(turn.finished, turn.cmd)
+        self.assertIsNone(turn.exit_status, turn.cmd)
+
+    def test_openhands_exit_code_minus_one(self):
+        v0 = json.dumps([{"id": 1, "action": "run", "args": {"command": "./deploy.sh"}},
+                         {"id": 2, "cause": 1, "observation": "run", "content": "Deployed OK",
+                          "extras": {"metadata": {"exit_code": -1}}}])
+        self.assert_running(read_as("openhands", v0, "t.json")[0])
+        for fields in ({"exit_code": -1}, {"exit_code": -1, "timeout": True},
+                       {"timeout": True}):
+            with self.subTest(fields=fields):
+                turns = read_as("openhands", openhands_v1_calls(
+                    terminal("./deploy.sh", "Deployed OK", **fields)))
+                self.assert_running(turns[0])
+                self.assertEqual(turns[0].output, "Deployed OK")
+        # A call OpenHands marked as an error failed, whatever ran on.
+        turns = read_as("openhands", openhands_v1_calls(
+            terminal("./deploy.sh", "x", exit_code=-1, is_error=True)))
+        self.assertEqual((turns[0].finished, turns[0].exit_status), (True, 1))
+        done = read_as("openhands", openhands_v1_calls(terminal("./deploy.sh", "ok",
+                                                                exit_code=0)))
+        self.assertEqual((done[0].finished, done[0].exit_status), (True, 0))
+
+    def test_codex_process_running(self):
+        turns = read_as("codex", codex_rollout(
+            ("c1", "exec_command", {"cmd": "npm run deploy"},
+             exec_output("Deployed OK", session=42)),
+            ("c2", "write_stdin", {"session_id": 42, "chars": ""},
+             exec_output("still deploying", session=42)),
+            ("c3", "write_stdin", {"session_id": 42, "chars": ""},
+             exec_output("ERROR: health check failed", exited=1))))
+        self.assert_running(turns[0])
+        self.assertEqual(turns[0].output, "Deployed OK")
+        self.assert_running(turns[1])
+        self.assertEqual(turns[1].cmd, "write_stdin session 42 (npm run deploy)")
+        # The call that reports the exit is the command itself, with all it printed.
+        self.assertEqual(turns[2], Turn("npm run deploy", "Deployed OK\nstill deploying\n"
+                                        "ERROR: health check failed", 1))
+        passed = read_as("codex", codex_rollout(
+            ("c1", "exec_command", {"cmd": "npm test"}, exec_output("7 passed", session=3)),
+            ("c2", "exec_command", {"cmd": "git status"}, exec_output("clean", exited=0)),
+            ("c3", "write_stdin", {"session_id": 3, "chars": ""}, exec_output("", exited=0))))
+        self.assertEqual(passed[2], Turn("npm test", "7 passed", 0))
+        # The command's end event, later in the file, has all it printed and its status.
+        ended = read_as("codex", codex_rollout(
+            ("c1", "exec_command", {"cmd": "npm test"}, exec_output("running", session=7))) +
+            json.dumps({"type": "event_msg", "payload": {
+                "type": "exec_command_end", "call_id": "c1", "exit_code": 0,
+                "aggregated_output": "running\n7 passed"}}) + "\n")
+        self.assertEqual((ended[0].finished, ended[0].exit_status, ended[0].output),
+                         (True, 0, "running\n7 passed"))
+
+    def test_gemini_cli_background(self):
+        cases = [({"command": "npm start", "is_background": True},
+                  "Command moved to background (PID: 4242). Output hidden. Press Ctrl+B to view."),
+                 ({"command": "npm start"},
+                  "Command moved to background (PID: 4242). Output hidden. Press Ctrl+B to view."),
+                 ({"command": "npm start &"},
+                  "Output: listening on :3000\nBackground PIDs: 4242\nProcess Group PGID: 4241")]
+        for args, output in cases:
+            with self.subTest(output=output[:30]):
+                turns = read_as("gemini-cli", gemini_calls(("run_shell_command", args, output)),
+                                "s.json")
+                self.assert_running(turns[0])
+        failed = read_as("gemini-cli", gemini_calls(
+            ("run_shell_command", {"command": "make && (./serve &)"},
+             "Output: make: *** error\nExit Code: 2\nBackground PIDs: 4242\n"
+             "Process Group PGID: 4241")), "s.json")
+        self.assertEqual((failed[0].finished, failed[0].exit_status), (True, 2))
+        done = read_as("gemini-cli", gemini_calls(
+            ("run_shell_command", {"command": "make"},
+             "Output: ok\nBackground PIDs: (none)\nProcess Group PGID: 7")), "s.json")
+        self.assertTrue(done[0].finished)
+
+    def test_claude_code_background_bash(self):
+        started = ("Command running in background with ID: b7f2a1. Output is being written "
+                   "to: /tmp/claude/tasks/b7f2a1.output. You will be notified when it completes.")
+        moved = ("Command did not complete within its 120s timeout and was moved to the "
+                 "background (ID: b7f2a1). Output is being written to: /tmp/x/tasks/b7f2a1.output.")
+        budget = ("Command exceeded the assistant-mode blocking budget (15s) and was moved to "
+                  "the background with ID: b1. Output is being written to: /tmp/b1.output")
+        by_hand = "Command was manually backgrounded by user with ID: b2."
+        for result in (budget, by_hand):
+            with self.subTest(result=result[:30]):
+                self.assert_running(read_as("claude-code", claude_calls(
+                    ("Bash", {"command": "npm run deploy"}, result, None)))[0])
+        turns = read_as("claude-code", claude_calls(
+            ("Bash", {"command": "npm run deploy", "run_in_background": True}, started, None),
+            ("Bash", {"command": "npm run deploy"}, moved, None),
+            ("Bash", {"command": "npm run deploy", "run_in_background": True},
+             "Exit code 127\nnpm: not found", True),
+            ("Bash", {"command": "echo done"}, "done", None)))
+        self.assert_running(turns[0])
+        self.assert_running(turns[1])
+        self.assertEqual((turns[2].finished, turns[2].exit_status), (True, 127))
+        self.assertTrue(turns[3].finished)
+
+
 class Fuzz(unittest.TestCase):
     """Mutated fixtures: the only outcomes allowed are a list of Turns or one InputError."""
 
@@ -667,7 +1022,8 @@ class Fuzz(unittest.TestCase):
 class Code(unittest.TestCase):
     def test_imports_only_the_standard_library_turn_and_input_error(self):
         stdlib = STDLIB
-        allowed_relative = {("turn", "Turn"), ("errors", "InputError"), ("files", "loads_strict")}
+        allowed_relative = {("turn", "Turn"), ("turn", "EDIT"), ("turn", "VIEW"),
+                            ("errors", "InputError"), ("files", "loads_strict")}
         for path in sorted(glob.glob(os.path.join(PACKAGE, "*.py"))):
             with open(path, encoding="utf-8") as handle:
                 tree = ast.parse(handle.read(), path)

@@ -11,7 +11,7 @@ import shlex
 
 from ..errors import InputError
 from ..files import loads_strict
-from ..turn import Turn
+from ..turn import EDIT, VIEW, Turn  # noqa: F401 (EDIT and VIEW are read from here)
 
 # Content nested deeper than this is refused rather than walked: real session files nest a
 # few levels, and a bound keeps a hostile file from exhausting the stack.
@@ -186,5 +186,16 @@ def finish(turns, name, label):
     return turns
 
 
-def turn(cmd, output, exit_status=None):
-    return Turn(cmd=cmd, output=output, exit_status=exit_status)
+def turn(cmd, output, exit_status=None, finished=True, kind=None, model_text=False):
+    """A turn of a reader.
+
+    `model_text`: the tool's result is text a model wrote (a sub-agent's report, a web
+    page summarised by a model, the agent's own message echoed back): the call stays a
+    turn, with its command and status, but that text never becomes output, since a model
+    can write "deployed" whatever happened. `finished=False`: the command still ran when
+    the log was written, so what it printed so far has no exit status to go with it;
+    unless the call recorded a failure, which stands: whatever still runs, it ended badly.
+    """
+    finished = finished or bool(exit_status)
+    return Turn(cmd=cmd, output="" if model_text else output,
+                exit_status=exit_status if finished else None, finished=finished, kind=kind)

@@ -9,7 +9,7 @@ Each line is one record with a `type`. An `assistant` record's `message.content`
 import re
 
 from ..errors import InputError
-from ._common import finish, get, json_lines, need, text_of, tool_summary, turn
+from ._common import EDIT, VIEW, finish, get, json_lines, need, text_of, tool_summary, turn
 
 LABEL = "Claude Code"
 
@@ -20,9 +20,19 @@ _EXIT_LINE = re.compile(r"\AExit code (-?\d{1,9})(?:\n|\Z)")
 ERROR_STATUS = 1
 # Tools whose result is a model's prose, not what a program printed: a sub-agent's final
 # report (Task, Agent; TaskOutput and AgentOutputTool fetch a background agent's report,
-# and TaskOutput's cannot be told from a background shell's) and WebFetch, whose result is
-# a small model's answer about the page. Such a call stays a turn, with no output.
-AGENT_TOOLS = frozenset({"Task", "Agent", "TaskOutput", "AgentOutputTool", "WebFetch"})
+# and TaskOutput's cannot be told from a background shell's), WebFetch, whose result is
+# a small model's answer about the page, and WebSearch, whose links come with a model's
+# summary. Such a call stays a turn, with no output.
+MODEL_TEXT_TOOLS = frozenset({"Task", "Agent", "TaskOutput", "AgentOutputTool", "WebFetch",
+                              "WebSearch"})
+# What a tool did, by its name: changed files, or only showed them (a read, a search).
+KINDS = {"Edit": EDIT, "MultiEdit": EDIT, "Write": EDIT, "NotebookEdit": EDIT,
+         "Read": VIEW, "Grep": VIEW, "Glob": VIEW, "LS": VIEW, "NotebookRead": VIEW}
+# A Bash call still running when the log was written: started with run_in_background, or
+# moved to the background (it outlived its timeout or a blocking budget, or the person
+# sent it there). Its result says only that; how it ended comes later, as a notice.
+_BACKGROUND = re.compile(r"\ACommand (?:running in background with ID: |[^\n]{0,200}?(?:was "
+                         r"moved to the background|was manually backgrounded by user))")
 
 
 def looks_like(record):
@@ -61,19 +71,22 @@ def read(text, name):
                 args = get(block, "input", dict, block_where, default={})
                 if call_id not in seen:  # a resumed session may repeat a record
                     seen.add(call_id)
-                    calls.append((call_id, _command(tool, args, block_where), tool))
+                    calls.append((call_id, _command(tool, args, block_where), tool,
+                                  args.get("run_in_background") is True))
             elif kind == "user" and block_type == "tool_result":
                 call_id = need(block, "tool_use_id", str, block_where)
                 if call_id not in results:
                     results[call_id] = _result(block, block_where)
-    turns = [turn(cmd, *_outcome(tool, *results[call_id]))
-             for call_id, cmd, tool in calls if call_id in results]
+    turns = [_turn(cmd, tool, background, *results[call_id])
+             for call_id, cmd, tool, background in calls if call_id in results]
     return finish(turns, name, LABEL)
 
 
-def _outcome(tool, output, exit_status):
-    """(output, exit status) of a call: an agent's words are dropped, its status kept."""
-    return ("" if tool in AGENT_TOOLS else output), exit_status
+def _turn(cmd, tool, background, output, exit_status):
+    """A call as a turn: a model's words dropped, a background command unfinished."""
+    running = tool == "Bash" and (background or _BACKGROUND.match(output) is not None)
+    return turn(cmd, output, exit_status, finished=not running, kind=KINDS.get(tool),
+                model_text=tool in MODEL_TEXT_TOOLS)
 
 
 def _command(tool, args, where):

@@ -9,8 +9,8 @@ id wins, `$set` and `$rewindTo` lines); and a checkpoint, the raw API history as
 import re
 
 from ..errors import InputError
-from ._common import (finish, get, is_missing, json_lines, need, text_of, tool_summary,
-                      try_loads, turn)
+from ._common import (EDIT, VIEW, finish, get, is_missing, json_lines, need, text_of,
+                      tool_summary, try_loads, turn)
 
 LABEL = "Gemini CLI"
 SHELL_TOOL = "run_shell_command"
@@ -33,6 +33,19 @@ _ABORTS = (("Command was automatically cancelled because it exceeded the timeout
 # or cancelled, with no failed exit code of its own, must not read as one that passed.
 ERROR_STATUS = 1
 _CALL_STATUS = {"error": ERROR_STATUS, "cancelled": 130}
+# Tools whose result is text a model wrote: web_fetch and google_web_search answer with
+# Gemini's own reply about the pages; write_todos and save_memory echo the agent's own words
+# back. A sub-agent (codebase_investigator, or any agent a user defines) is called as a tool
+# of its own name, and its result is its final report.
+MODEL_TEXT_TOOLS = frozenset({"web_fetch", "google_web_search", "write_todos", "save_memory",
+                              "codebase_investigator", "cli_help"})
+_SUBAGENT_REPORT = re.compile(r"\ASubagent '([^'\n]{1,200})' (?:finished|failed)")
+KINDS = {"replace": EDIT, "write_file": EDIT, "read_file": VIEW, "read_many_files": VIEW,
+         "list_directory": VIEW, "glob": VIEW, "search_file_content": VIEW,
+         "grep_search": VIEW}
+# A shell command sent to the background (`is_background`, or moved there while it ran)
+# reports only that; a foreground command that left processes running names their PIDs.
+_BACKGROUNDED = "Command moved to background (PID:"
 
 
 def looks_like_document(value):
@@ -158,24 +171,30 @@ def _result_text(result, where):
 def _turn(tool, args, output, where, failed=None):
     """A call as a turn; `failed`, the status of a call recorded as failed, is its exit
     status when it records no failed one of its own."""
-    code = None
+    code, running = None, False
     command = get(args, "command", str, where) if tool == SHELL_TOOL else None
     if command is not None:
-        output, code = _split_shell_block(output)
+        running = args.get("is_background") is True or output.startswith(_BACKGROUNDED)
+        output, code, background = _split_shell_block(output)
+        running = running or background
     status = failed if failed and not code else code
-    return turn(tool_summary(tool, args) if command is None else command, output, status)
+    subagent = _SUBAGENT_REPORT.match(output)
+    return turn(tool_summary(tool, args) if command is None else command, output, status,
+                finished=not running, kind=KINDS.get(tool),
+                model_text=tool in MODEL_TEXT_TOOLS or bool(subagent and subagent[1] == tool))
 
 
 def _split_shell_block(text):
-    """(output, exit status) of run_shell_command's labelled block; other text unchanged."""
+    """(output, exit status, whether processes it started still ran) of run_shell_command's
+    labelled block; other text unchanged."""
     lines = text.split("\n")
     while lines and lines[0].startswith(("Command: ", "Directory: ")):
         lines.pop(0)  # older versions repeat the command and directory first
     if not lines or not lines[0].startswith("Output: "):
         for sentence, code in _ABORTS:
             if text.startswith(sentence):
-                return text, code
-        return text, None
+                return text, code, False
+        return text, None, False
     lines[0] = lines[0][len("Output: "):]
     trailers = {}
     for key in _TRAILERS:
@@ -190,7 +209,8 @@ def _split_shell_block(text):
     code = int(code) if _EXIT.match(code) else None
     if not code and trailers.get("Signal", "(none)") != "(none)":
         code = _signal_status(trailers["Signal"].strip())
-    return "\n".join(lines), code
+    background = trailers.get("Background PIDs", "(none)").strip() not in ("(none)", "")
+    return "\n".join(lines), code, background
 
 
 def _signal_status(signal):

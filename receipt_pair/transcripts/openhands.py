@@ -7,17 +7,29 @@ V1 (software agent SDK): events tagged by `kind`; an `ActionEvent` and the
 """
 
 from ..errors import InputError
-from ._common import (finish, get, is_missing, json_lines, need, status, text_of,
-                      tool_summary, try_loads, turn)
+from ._common import (EDIT, VIEW, finish, get, is_missing, json_lines, need, status,
+                      text_of, tool_summary, try_loads, turn)
 
 LABEL = "OpenHands"
-# -1 is OpenHands' "still running / unknown" exit code, not a status the command returned.
-_UNKNOWN = (-1,)
+# -1 is OpenHands' exit code for a command that hit its timeout and is not yet finished (it
+# keeps running in the terminal): not a status the command returned, and what it printed so
+# far shows nothing about how it ends. V1 marks the same with "timeout": true.
+RUNNING = -1
 # An observation OpenHands marked as an error (or an error event, a rejected action) with no
-# failed exit code of its own gets 1; one marked as timed out 124 (`timeout`'s status): a
-# call the harness saw fail must never read as one that passed.
+# failed exit code of its own gets 1: a call the harness saw fail must never read as one
+# that passed.
 ERROR_STATUS = 1
-TIMED_OUT_STATUS = 124
+# V1 tools whose observation is text a model wrote: finish and think echo the agent's own
+# message or thought; task, task_output and delegate return a sub-agent's report.
+MODEL_TEXT_TOOLS = frozenset({"finish", "think", "task", "task_output", "delegate"})
+MODEL_TEXT_OBSERVATIONS = frozenset({"FinishObservation", "ThinkObservation",
+                                     "TaskObservation", "TaskOutputObservation",
+                                     "DelegateObservation"})
+# What a tool did, by name: file editors name it in their `command` (view only shows).
+_EDITORS = ("str_replace_editor", "file_editor", "planning_file_editor")
+_V1_KINDS = {"glob": VIEW, "grep": VIEW, "read_file": VIEW, "list_directory": VIEW,
+             "write_file": EDIT, "edit": EDIT, "apply_patch": EDIT}
+_V0_KINDS = {"read": VIEW, "edit": EDIT, "write": EDIT}
 _V0_ACTIONS = {"run": "command", "run_ipython": "code", "read": "path", "edit": "path",
                "write": "path", "browse": "url", "browse_interactive": "browser_actions"}
 _V1_ANSWERS = ("ObservationEvent", "AgentErrorEvent", "UserRejectObservation")
@@ -63,16 +75,17 @@ def read(text, name):
 
 
 def _read_v0(numbered):
-    actions = []  # (id, command)
-    answers = {}  # action id -> (output, exit status)
+    actions = []  # (id, command, kind)
+    answers = {}  # action id -> (output, exit status, finished)
     for where, event in numbered:
         if isinstance(event.get("action"), str):
             key = _V0_ACTIONS.get(event["action"])
             if key is None:
-                continue  # message, think, finish, state changes: the agent's own words
+                continue  # message, think, finish, delegate, state changes: not tool output
             args = need(event, "args", dict, where)
             event_id = _event_id(event, where)
-            actions.append((event_id, _v0_command(event["action"], key, args, where)))
+            actions.append((event_id, _v0_command(event["action"], key, args, where),
+                            _kind(_V0_KINDS.get(event["action"]), args)))
         elif isinstance(event.get("observation"), str) and event.get("cause") is not None:
             cause = _event_id(event, where, key="cause")
             if cause not in answers:
@@ -80,11 +93,26 @@ def _read_v0(numbered):
                 metadata = get(extras, "metadata", dict, where, default={})
                 code = metadata.get("exit_code", extras.get("exit_code"))
                 output = _framed(text_of(event.get("content"), where), metadata, where)
-                code = status(code, where, _UNKNOWN)
-                if event["observation"] == "error" and not code:
-                    code = ERROR_STATUS  # an ErrorObservation: the action failed
-                answers[cause] = (output, code)
-    return [turn(cmd, *answers[i]) for i, cmd in actions if i in answers]
+                answers[cause] = _ended(output, status(code, where),
+                                        failed=event["observation"] == "error")
+    return [turn(cmd, *answers[i], kind=kind) for i, cmd, kind in actions if i in answers]
+
+
+def _ended(output, code, failed=False, timed_out=False):
+    """(output, exit status, finished): a failure the harness saw gets a failed status; a
+    command still running (-1, or a timeout with no exit code) is unfinished."""
+    if failed and code in (None, 0, RUNNING):
+        code = ERROR_STATUS
+    running = code == RUNNING or (timed_out and code is None)
+    return output, None if running else code, not running
+
+
+def _kind(kind, args):
+    """EDIT or VIEW from a tool's own kind, or from an editor's `command` (view only shows)."""
+    command = args.get("command")
+    if kind == EDIT and command == "view":
+        return VIEW
+    return kind
 
 
 def _v0_command(action, key, args, where):
@@ -102,8 +130,8 @@ def _event_id(event, where, key="id"):
 
 
 def _read_v1(numbered):
-    actions = []  # (key, command)
-    answers = {}  # tool_call_id or action id -> (output, exit status)
+    actions = []  # (keys, command, tool, kind)
+    answers = {}  # tool_call_id or action id -> (output, exit status, finished, model text)
     for where, event in numbered:
         kind = event.get("kind")
         if kind == "ActionEvent":
@@ -111,17 +139,21 @@ def _read_v1(numbered):
             if action is None:
                 continue  # the model asked for a tool that could not run
             keys = (get(event, "tool_call_id", str, where), get(event, "id", str, where))
-            actions.append((keys, _v1_command(get(event, "tool_name", str, where), action, where)))
+            tool = get(event, "tool_name", str, where)
+            kind = _V1_KINDS.get(tool, EDIT if tool in _EDITORS else None)
+            actions.append((keys, _v1_command(tool, action, where), tool, _kind(kind, action)))
         elif kind in _V1_ANSWERS:
             answer = _v1_answer(kind, event, where)
             for key in (get(event, "tool_call_id", str, where), get(event, "action_id", str, where)):
                 if key is not None:
                     answers.setdefault(key, answer)
     turns = []
-    for keys, cmd in actions:
+    for keys, cmd, tool, kind in actions:
         key = next((k for k in keys if k is not None and k in answers), None)
         if key is not None:
-            turns.append(turn(cmd, *answers[key]))
+            output, code, finished, model_text = answers[key]
+            turns.append(turn(cmd, output, code, finished, kind,
+                              model_text=model_text or tool in MODEL_TEXT_TOOLS))
     return turns
 
 
@@ -137,11 +169,12 @@ def _v1_command(tool, action, where):
 
 
 def _v1_answer(kind, event, where):
+    """(output, exit status, finished, whether the output is a model's text)."""
     if kind == "AgentErrorEvent":
-        return get(event, "error", str, where, default=""), ERROR_STATUS
+        return get(event, "error", str, where, default=""), ERROR_STATUS, True, False
     if kind == "UserRejectObservation":
         reason = get(event, "rejection_reason", str, where, default="")
-        return f"Action rejected: {reason}", ERROR_STATUS
+        return f"Action rejected: {reason}", ERROR_STATUS, True, False
     observation = need(event, "observation", dict, where)
     if "content" in observation:
         output = text_of(observation["content"], where)
@@ -151,12 +184,10 @@ def _v1_answer(kind, event, where):
     code = observation.get("exit_code")
     if code is None:
         code = metadata.get("exit_code")
-    code = status(code, where, _UNKNOWN)
-    if not code and observation.get("timeout") is True:
-        code = TIMED_OUT_STATUS
-    if not code and observation.get("is_error") is True:
-        code = ERROR_STATUS
-    return _framed(output, metadata, where), code
+    answer = _ended(_framed(output, metadata, where), status(code, where),
+                    failed=observation.get("is_error") is True,
+                    timed_out=observation.get("timeout") is True)
+    return answer + (observation.get("kind") in MODEL_TEXT_OBSERVATIONS,)
 
 
 def _framed(output, metadata, where):

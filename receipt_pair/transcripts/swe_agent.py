@@ -5,10 +5,19 @@ beside the model's `response` and `thought`, which are its own words. SWE-agent 
 no exit status. See docs/formats.md.
 """
 
+import re
+
 from ..errors import InputError
-from ._common import finish, get, loads, text_of, turn
+from ._common import EDIT, VIEW, finish, get, loads, text_of, turn
 
 LABEL = "SWE-agent"
+# The tools of SWE-agent's bundles, by the first word of the action: the windowed viewer
+# and the search tools only show; create and the edit tools change files. The
+# str_replace_editor's first argument says which it is (view only shows).
+_KINDS = {"open": VIEW, "goto": VIEW, "scroll_up": VIEW, "scroll_down": VIEW,
+          "find_file": VIEW, "search_dir": VIEW, "search_file": VIEW,
+          "create": EDIT, "edit": EDIT, "str_replace_editor": EDIT}
+_FIRST_WORDS = re.compile(r"\A\s*(\S+)(?:[ \t]+(\S+))?")
 
 
 def is_step(value):
@@ -50,8 +59,18 @@ def _from_steps(steps, name):
             continue  # the model's reply held no command (a format error, or the end)
         if step.get("observation") is None:
             continue  # the step was cut off before the command returned
-        turns.append(turn(action, text_of(step.get("observation"), where)))
+        turns.append(turn(action, text_of(step.get("observation"), where),
+                          kind=kind_of_action(action)))
     return turns
+
+
+def kind_of_action(action):
+    """EDIT or VIEW for an action of SWE-agent's own tools, else None (a shell command)."""
+    match = _FIRST_WORDS.match(action)
+    kind = _KINDS.get(match.group(1)) if match else None
+    if kind == EDIT and match.group(1) == "str_replace_editor" and match.group(2) == "view":
+        return VIEW
+    return kind
 
 
 def _from_history(history, name):
@@ -68,6 +87,7 @@ def _from_history(history, name):
             action = get(item, "action", str, where, default="").strip()
             pending = action or None
         elif kind == "observation" and pending is not None:
-            turns.append(turn(pending, text_of(item.get("content"), where)))
+            turns.append(turn(pending, text_of(item.get("content"), where),
+                              kind=kind_of_action(pending)))
             pending = None
     return turns
