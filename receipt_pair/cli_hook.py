@@ -195,13 +195,13 @@ def run_hook(args):
         notes.append("no claims of finished work in the last message; nothing to check")
         return stop_hook.StopDecision(False), notes
     claims, not_checked = claims[:stop_hook.MAX_CLAIMS], claims[stop_hook.MAX_CLAIMS:]
-    turns, log_sha, error = _session_turns(path, fmt, problem, notes)
+    log, error = _session_turns(path, fmt, problem, notes)
     outcomes = []
     for claim in claims:
-        if turns is None:
+        if log is None:
             outcomes.append(stop_hook.Outcome(claim, error=error))
             continue
-        outcomes.append(_check(args, claim, turns, started, outcomes))
+        outcomes.append(_check(args, claim, log.turns, started, outcomes))
     # Receipts go beside the session file only when there is one: never beside a folder,
     # a device or a path that names nothing.
     directory = args.receipts or (None if problem else records.default_directory(path))
@@ -216,7 +216,7 @@ def run_hook(args):
         notes.append(f"the hook's state was not saved: {why}")
         decision = stop_hook.unrecorded(decision, why)
     saved = _keep(args, directory, hook, outcomes, split, decision, caught_up, path,
-                  log_sha, turns, notes) if directory else False
+                  log, notes) if directory else False
     notes.append(f"{stop_hook.summary(outcomes)}; "
                  f"{'blocked the stop' if decision.block else 'the agent may stop'}"
                  + (f"; receipts in {directory}" if saved else ""))
@@ -224,16 +224,16 @@ def run_hook(args):
 
 
 def _session_turns(path, fmt, problem, notes):
-    """(turns, the log's sha256, why there are none): the session file, read once."""
+    """(the session file read once as a LogRead, or None and why not)."""
     if problem:
-        return None, None, f"the session file cannot be read: {stop_hook.cut(path)}: {problem}"
+        return None, f"the session file cannot be read: {stop_hook.cut(path)}: {problem}"
     warnings = []
     try:
-        turns, log_sha = read_log(path, fmt, warnings)
+        log = read_log(path, fmt, warnings)
     except InputError as exc:
-        return None, None, f"the session file cannot be read: {stop_hook.cut(str(exc), 1000)}"
+        return None, f"the session file cannot be read: {stop_hook.cut(str(exc), 1000)}"
     notes += warnings
-    return turns, log_sha, None
+    return log, None
 
 
 def _claims(args, hook, text, notes):
@@ -285,13 +285,13 @@ def _check(args, claim, turns, started, outcomes):
     return stop_hook.Outcome(claim, result=result)
 
 
-def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log_sha,
-          turns, notes):
+def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log, notes):
     """Save one record per claim checked (at most MAX_CLAIMS) and feed the ledger. The
     decision's count is already kept, so a record or a ledger that cannot be written
     changes nothing but is said, to the person too. Returns whether all were saved."""
     run = records.new_run_id()
     log_name = display_name(path)
+    log_sha = log.sha256 if log is not None else None
     ledger = ledger_path(getattr(args, "ledger", None))
     failures = []
     for index, outcome in enumerate(outcomes, 1):
@@ -301,7 +301,7 @@ def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log
         block = records.hook_block(hook, args.agent, outcome.claim, index, len(outcomes),
                                    run, split, decision, caught_up, args.not_shown, error)
         if outcome.result is not None:
-            record = records.hook_receipt(outcome.result, block, log_name, log_sha, turns,
+            record = records.hook_receipt(outcome.result, block, log_name, log,
                                           args.max_turns)
         else:
             record = records.hook_note(outcome.claim.text, block, log_name, log_sha)

@@ -56,10 +56,11 @@ def hook_block(hook, agent, claim, index, count, run, split, decision, caught_up
     }
 
 
-def hook_receipt(result, block, log_name, log_sha256, turns, max_turns):
-    """A full receipt of one claim's check, with the hook block, sealed by its sha256."""
-    receipt = build_receipt(result, log_name, log_sha256, turns, max_turns, dict(SETTINGS),
-                            made_by="hook")
+def hook_receipt(result, block, log_name, log, max_turns):
+    """A full receipt of one claim's check, with the hook block, sealed by its sha256.
+    `log`: the session file as read (logs.LogRead: turns, sha256, redactions)."""
+    receipt = build_receipt(result, log_name, log.sha256, log.turns, max_turns, dict(SETTINGS),
+                            made_by="hook", redaction={"on": True, "count": log.redactions})
     receipt.pop("receipt_sha256")
     receipt["hook"] = block
     receipt["receipt_sha256"] = canonical_sha256(receipt, "receipt_sha256")
