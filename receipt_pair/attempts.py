@@ -31,9 +31,16 @@ _TEST_ID = re.compile(r"[\w./\\:\[\]-]*(?:test|spec)[\w./\\:\[\]-]*", re.I)
 _PASS_MARK = re.compile(r"\b(?:passed|pass|ok|success)\b|\u2713|\u2714", re.I)
 # A claim that speaks of a whole ("all the tests", "the suite", "everything") is not about
 # a part, whatever names it holds.
-_WHOLE = re.compile(r"\b(?:all|every|everything|entire|whole|full|suite|remaining|other|others|rest|both)\b",
+_WHOLE = re.compile(r"\b(?:everything|entire|whole|suite|remaining|other|others|rest|both)\b",
                     re.I)
 _PART = re.compile(r"[\w./:\[\]-]*[_./:][\w./:\[\]-]*|\w*\d\w*")
+# A log line at a level below warning, from a run that recorded exit status 0: "INFO ...
+# Could not detect default configuration classes" is how the run talks, not how it ended.
+_QUIET_LEVEL = re.compile(r"(?:^|[\s\[|])(?:INFO|DEBUG|TRACE|NOTICE|VERBOSE)(?:[\s\]|:]|$)")
+# Words of a claim that name no part: what every test claim says.
+_GENERIC = {"test", "tests", "pass", "passes", "passed", "passing", "green", "unit", "suite",
+            "spec", "specs", "runs", "the", "and", "now", "with", "all", "every", "fine", "ok",
+            "clean", "succeed", "succeeds", "checks", "check", "build", "builds", "works"}
 
 
 @dataclass(frozen=True)
@@ -64,7 +71,8 @@ def read_attempt(index, turn, patterns):
     if shows_file(turn):
         failures = tuple(line for line in ending.split("\n") if line) if turn.exit_status else ()
     else:
-        failures = tuple(line for line in lines if line.strip() and patterns.failure_markers(line))
+        failures = tuple(line for line in lines if line.strip() and patterns.failure_markers(line)
+                         and not (turn.exit_status == 0 and _QUIET_LEVEL.search(line)))
     failed = bool(turn.exit_status) or bool(failures)
     return Attempt(index, tuple(commands.operations(turn.cmd)), failed,
                    turn.finished and not failed, failures, lines)
@@ -79,8 +87,12 @@ def claim_parts(claim):
     speaks of a whole."""
     if not claim or _WHOLE.search(claim):
         return set()
-    return {part.lower().strip("./:") for part in _PART.findall(claim)
-            if sum(ch.isalnum() for ch in part) >= 4}
+    parts = {part.lower().strip("./:") for part in _PART.findall(claim)
+             if sum(ch.isalnum() for ch in part) >= 4}
+    # A plain word of four letters or more can name a part too ("the security tests").
+    parts |= {word.lower() for word in re.findall(r"[A-Za-z]{4,}", claim)
+              if word.lower() not in _GENERIC}
+    return parts
 
 
 def part_stands(claim, quoted, attempt):

@@ -95,9 +95,16 @@ def _without_heredocs(cmd):
     return "\n".join(out)
 
 
+# A CI log's line prefix: "2025-10-30T12:39:36.7689609Z " and "##[group]Run ".
+# The settings a CI log prints under a step's command: "shell: /usr/bin/bash -e {0}".
+_CI_SETTING = re.compile(r"^(?:##\[|(?:shell|env|with|working-directory|[A-Z][A-Z0-9_]*):(?:\s|$))")
+_CI_PREFIX = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z\s?(?:##\[group\]Run\s+)?", re.M)
+
+
 def _pieces(cmd):
-    return [p.strip() for p in re.split(r"&&|\|\||;|\||\n", _without_heredocs(cmd))
-            if p.strip()]
+    text = _CI_PREFIX.sub("", _without_heredocs(cmd or "")).replace("##[group]Run ", "")
+    return [p.strip() for p in re.split(r"&&|\|\||;|\||\n", text)
+            if p.strip() and not _CI_SETTING.match(p.strip())]
 
 
 def _strip_front(words):

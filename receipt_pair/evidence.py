@@ -25,8 +25,8 @@ _BENIGN = re.compile(
            warnings?|unavailable|expired)\b
         (?!\s*[:=]\s*[1-9])  # "changed=0 failed=1": the 0 is another key's, failed is 1
   | \b(?:failed|failures?|failing|errors?|errored|exceptions?|rejected|timeouts?|fatal|
-         conflicts?|missing|invalid|violations?|warnings?|unreachable)["']?\s*[:=]\s*["']?
-        (?:0|none|null)\b["']?(?![.\d])  # JSON too: "failures": 0,
+         conflicts?|missing|invalid|violations?|warnings?|unreachable)["']?\s*[:=]\s*["'(]?
+        (?:0|none|null)\b[)"']?(?![.\d])  # JSON too: "failures": 0, and "Error: (none)"
   | \bnum(?:Failed|Failing|Error|Broken)\w*["']?\s*[:=]\s*0\b(?![.\d])  # "numFailedTests": 0
   | \bwithout\s+(?:any\s+)?(?:errors?|failures?|conflicts?)\b
   | \berror[- ]free\b

@@ -29,9 +29,13 @@ TESTS, BUILD, PUSH, DEPLOY, INSTALL, MIGRATE, SEND, RUN = (
 RUN_KINDS = {TESTS, BUILD, PUSH, DEPLOY, INSTALL, MIGRATE, SEND, RUN}
 
 _CLAIM_KINDS = (
+    # A test word with a word of running or passing: "updated the tests" claims an edit.
     (TESTS, r"\b(?:tests?|specs?|test\s+suite|unit\s+tests?|e2e|testcases?|pytest|jest|vitest|"
             r"mocha|rspec|unittest|go\s+test|cargo\s+test|npm\s+test|make\s+test|test_\w+|"
-            r"\w+_tests?|Test[A-Z]\w*)\b"),
+            r"\w+_tests?|Test[A-Z]\w*)\b(?=.*\b(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|"
+            r"ran|run|runs|ok|clean|fail(?:s|ed|ing)?|broken|red)\b)"
+            r"|\b(?:pass(?:es|ed|ing)?|ran|run|running)\b(?=.*\b(?:tests?|specs?|test\s+suite|"
+            r"pytest|jest|vitest|unittest)\b)"),
     (BUILD, r"\b(?:builds?|built|compiles?|compiled|compilation|lint(?:s|ed|ing)?|clippy|"
             r"type[- ]?checks?|typecheck(?:s|ed)?|tsc|mypy|eslint|ruff|flake8|warnings?)\b"),
     (PUSH, r"\b(?:push(?:ed|es)?|pushing)\b"),
@@ -42,7 +46,7 @@ _CLAIM_KINDS = (
     (SEND, r"\b(?:sent|send(?:s)?|e-?mail(?:ed)?|notif(?:y|ied|ication)|invoic(?:e|ed)|"
            r"posted)\b"),
     (RUN, r"\b(?:runs?|ran|works|worked|executes?|executed|succeeds?|succeeded|exits?|"
-          r"exited|starts?|started|passes|passed|passing|green|prints?|printed|outputs?)\b"),
+          r"exited|starts?|started|passes|passed|passing|green|prints|printed)\b"),
 )
 _CLAIM_PATTERNS = [(kind, re.compile(pattern, re.I)) for kind, pattern in _CLAIM_KINDS]
 
@@ -94,13 +98,17 @@ def turn_is_edit(turn, lines):
         _EDIT_REPORT.search(line) for line in lines[:3])
 
 
+_RUN_RECORD = re.compile(r"\S+\.(?:log|out|err)\b")
+
+
 def shows_nothing_ran(turn):
     """True if a turn's output is a file, a listing, an edit's report or the agent's own
-    words (echo), not what an operation printed when it ran."""
-    if turn.kind in (EDIT, VIEW):
+    words (echo), not what an operation printed when it ran. A log a run wrote (`cat
+    fuzz.log`, `tail -n 50 build.out`) is what that run printed."""
+    if turn.kind == EDIT:
         return True
-    if commands.is_viewer(turn.cmd, fold_case=True):
-        return True
+    if turn.kind == VIEW or commands.is_viewer(turn.cmd, fold_case=True):
+        return not _RUN_RECORD.search(turn.cmd or "")
     ops = commands.operations(turn.cmd)
     names = {op.name[0] for op in ops}
     return bool(names) and names <= _ECHO
@@ -241,7 +249,9 @@ def about_claim(claim, turn, lines):
     if kinds & RUN_KINDS and shows_nothing_ran(turn) and not turn.exit_status:
         return False
     if TESTS in kinds:
-        return runs_tests(turn, text)
+        # Any run that speaks of tests: a CI step, a runner, a test file's failure line.
+        return runs_tests(turn, text) or bool(re.search(r"test|spec", (turn.cmd or "") + text,
+                                                       re.I))
     if PUSH in kinds and not (kinds & {DEPLOY, BUILD}):
         return pushes(turn)
     named = names_of(claim)
