@@ -34,9 +34,20 @@ _PASS_MARK = re.compile(r"\b(?:passed|pass|ok|success)\b|\u2713|\u2714", re.I)
 _WHOLE = re.compile(r"\b(?:everything|entire|whole|suite|remaining|other|others|rest|both)\b",
                     re.I)
 _PART = re.compile(r"[\w./:\[\]-]*[_./:][\w./:\[\]-]*|\w*\d\w*")
-# A log line at a level below warning, from a run that recorded exit status 0: "INFO ...
-# Could not detect default configuration classes" is how the run talks, not how it ended.
-_QUIET_LEVEL = re.compile(r"(?:^|[\s\[|])(?:INFO|DEBUG|TRACE|NOTICE|VERBOSE)(?:[\s\]|:]|$)")
+# A run that recorded exit status 0 failed only by a line that reports a failure as its
+# outcome: "Implement error handling | Completed" in a task table, or "INFO ... Could not
+# detect default configuration classes", is how the run talks, not how it ended.
+_REPORTS_FAILURE = re.compile(
+    r"""
+    ^\W*(?:\d{4}-\d\d-\d\dT\S+\s+)?(?:\[?(?:ERROR|FATAL|CRITICAL)\]?|error|fatal|fail(?:ed|ure)?|
+           panic|traceback|exception|E\s)\b
+  | \b[1-9]\d*\s+(?:failed|failures?|errors?|failing|broken)\b
+  | \b(?:failed|failures?|errors?|failing)\s*[:=]?\s*[1-9]
+  | \[(?:remote\s+)?rejected\]|\bFAILED\b|\bFAIL\b|^\W*(?:npm\s+)?ERR!
+  | \bexit(?:ed)?\s+(?:with\s+)?(?:code|status)\s*[:=]?\s*-?[1-9]|^\[exit\ status\ -?[1-9]
+  | [\u2717\u2716\u274c]|Traceback\ \(most\ recent|^\W*[A-Z]\w*(?:Error|Exception)\b
+    """,
+    re.X | re.M)
 # Words of a claim that name no part: what every test claim says.
 _GENERIC = {"test", "tests", "pass", "passes", "passed", "passing", "green", "unit", "suite",
             "spec", "specs", "runs", "the", "and", "now", "with", "all", "every", "fine", "ok",
@@ -72,7 +83,7 @@ def read_attempt(index, turn, patterns):
         failures = tuple(line for line in ending.split("\n") if line) if turn.exit_status else ()
     else:
         failures = tuple(line for line in lines if line.strip() and patterns.failure_markers(line)
-                         and not (turn.exit_status == 0 and _QUIET_LEVEL.search(line)))
+                         and not (turn.exit_status == 0 and not _REPORTS_FAILURE.search(line)))
     failed = bool(turn.exit_status) or bool(failures)
     return Attempt(index, tuple(commands.operations(turn.cmd)), failed,
                    turn.finished and not failed, failures, lines)
@@ -95,14 +106,26 @@ def claim_parts(claim):
     return parts
 
 
+# A failure line that names no part: a count, a summary, the recorded exit status.
+_COUNT_LINE = re.compile(r"\b\d+\s+(?:failed|passed|errors?|failures?|failing)\b|"
+                         r"^\[exit status -?\d+\]$|\bFAILED\s*\(|^\W*Tests?\s*:|"
+                         r"test result:", re.I)
+
+
 def part_stands(claim, quoted, attempt):
     """True if a claim about a part may stand on a quoted line of a run that failed: the
-    claim names the part, the quoted line names it, and no failure line of the run does."""
+    claim names the part, the quoted line names it, and every failure line of the run is
+    either a count or names another test (so the run's failure is another part's). A run
+    whose failure names no test (an exit status alone, a crash) fails every part."""
     named = {part for part in claim_parts(claim)
              if any(part in line.lower() for line in quoted)}
     if not named:
         return False
-    return not any(part in line.lower() for part in named for line in attempt.failure_lines)
+    named_lines = [line for line in attempt.failure_lines if not _COUNT_LINE.search(line)]
+    if not named_lines:
+        return False
+    return all(test_ids([line]) and not any(part in line.lower() for part in named)
+               for line in named_lines)
 
 
 # Words with "test" in them that name a tool or a count, not a test.

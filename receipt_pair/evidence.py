@@ -28,6 +28,7 @@ _BENIGN = re.compile(
          conflicts?|missing|invalid|violations?|warnings?|unreachable)["']?\s*[:=]\s*["'(]?
         (?:0|none|null)\b[)"']?(?![.\d])  # JSON too: "failures": 0, and "Error: (none)"
   | \bnum(?:Failed|Failing|Error|Broken)\w*["']?\s*[:=]\s*0\b(?![.\d])  # "numFailedTests": 0
+  | \b(?:failed|aborted|cancell?ed|errors?|failures?)\s+0\b(?![.\d])  # "failed 0, canceled 0"
   | \bwithout\s+(?:any\s+)?(?:errors?|failures?|conflicts?)\b
   | \berror[- ]free\b
   | \b(?:exit|exited|return)(?:\s+with)?(?:\s+(?:code|status))?\s*[:=]?\s*0\b
