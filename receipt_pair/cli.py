@@ -2,7 +2,8 @@
 module as one small `add_x` (its options) and `_cmd_x` (its I/O) pair.
 
 Every error of the ReceiptPairError family is caught once in `main` and becomes one line on
-stderr and its named exit status.
+stderr and its named exit status. Whatever a command prints goes through `MarkedStream`, the
+last guard: no raw control character but a line break or a tab reaches the terminal.
 """
 
 import argparse
@@ -15,6 +16,7 @@ from .cli_ledger import add_ledger, add_show, add_witness
 from .cli_options import message
 from .cli_runs import add_batch, add_replay, add_score, add_selftest
 from .errors import ReceiptPairError
+from .visible import marked_streams
 
 # Commands whose arguments after the first "--" are a command to run, not options.
 _RUNS_A_COMMAND = ("gate", "record")
@@ -64,7 +66,11 @@ def _not_text(argv):
 
 
 def main(argv=None):
-    argv = list(sys.argv[1:] if argv is None else argv)
+    with marked_streams():
+        return _main(list(sys.argv[1:] if argv is None else argv))
+
+
+def _main(argv):
     bad = _not_text(argv)
     if bad:
         print(f"receipt-pair: argument {bad[0]} ({bad[1]}) is not valid UTF-8 text",

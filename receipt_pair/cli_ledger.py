@@ -15,6 +15,7 @@ from .page import ledger_page, receipt_page
 from .pins import pin_file_record, pin_from_collection, pin_from_junit
 from .records import RECEIPT_SCHEMAS, utc_now, write_json_atomic
 from .replay import replay_receipt
+from .visible import visible
 
 # -- ledger verify, ledger show -----------------------------------------------------------
 
@@ -43,13 +44,10 @@ def add_ledger(commands):
     show.set_defaults(func=_cmd_ledger_show)
 
 
-_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
-
-
 def one_line(text, width=None):
-    """Text from a ledger made safe for one terminal line: control, format and direction
-    characters shown as "?", whitespace runs as one space, cut to `width`."""
-    text = _CONTROLS.sub("?", " ".join(str(text if text is not None else "").split()))
+    """Text from a ledger made safe for one terminal line: whitespace runs as one space,
+    control, format and direction characters as marks, cut to `width`."""
+    text = visible(" ".join(str(text if text is not None else "").split()))
     if width and len(text) > width:
         text = text[:width - 3] + "..."
     return text
@@ -93,11 +91,12 @@ def _cmd_ledger_verify(args):
                     "head": head, "expiry": expiry if args.expiry else None,
                     "ok": not failed})
         return errors.EXIT_NO_RECEIPT if failed else errors.EXIT_OK
-    lines = [f"differs: {line}" for line in differences]
+    lines = [f"differs: {visible(line)}" for line in differences]
+    name = visible(name)
     for judged in expiry:
         reasons = judged["reasons"] + judged["differences"]
         lines.append(f"entry {judged['entry']}: {judged['status']}"
-                     + (f": {'; '.join(reasons)}" if reasons else ""))
+                     + (f": {visible('; '.join(reasons))}" if reasons else ""))
     if differences:
         lines.append(f"ledger verify: {len(differences)} difference(s) in {name} "
                      f"({len(entries)} entries)")
@@ -144,7 +143,7 @@ def _cmd_ledger_show(args):
     troubled = [e.number for e in entries if e.problems]
     if troubled:
         print_flush(f"note: entries {', '.join(map(str, troubled))} have problems; run "
-                    f"receipt-pair ledger verify {args.ledger}", sys.stderr)
+                    f"receipt-pair ledger verify {visible(args.ledger)}", sys.stderr)
     return errors.EXIT_OK
 
 # -- show --html --------------------------------------------------------------------------

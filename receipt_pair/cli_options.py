@@ -4,7 +4,6 @@ Only the command line prints; these helpers are its own.
 """
 
 import argparse
-import json
 import os
 import sys
 
@@ -24,6 +23,7 @@ from .report import render_differences
 from .request import SETTINGS
 from .rules import DEFAULT_RULE, RULES
 from .transport import MAX_TIMEOUT
+from .visible import json_text, visible
 
 def json_object(text):
     try:
@@ -78,7 +78,7 @@ def read_log_args(args, path=None):
     warnings = []
     turns, sha = read_log(path or args.log, getattr(args, "format", None), warnings)
     for warning in warnings:
-        print(f"note: {warning}", file=sys.stderr, flush=True)
+        print(f"note: {visible(warning)}", file=sys.stderr, flush=True)
     return turns, sha
 
 
@@ -124,7 +124,7 @@ def client_for(args):
 
 
 def print_json(value):
-    print(json.dumps(value, indent=2, ensure_ascii=False))
+    print(json_text(value, indent=2))
 
 
 def print_lines(lines, stream=None):
@@ -174,10 +174,10 @@ def keep_receipt(args, result, log_name, log_sha256, turns, witness=None, made_b
             raise InputError(f"{args.save}: cannot write the receipt: "
                              f"{exc.strerror or exc}") from None
     if ledger:
-        entry = append_receipt(ledger, receipt, note=lambda line: print_flush(f"note: {line}",
-                                                                              sys.stderr))
-        print_flush(f"receipt-pair: receipt appended to {ledger} as entry {entry['entry']}",
-                    sys.stderr)
+        entry = append_receipt(ledger, receipt, note=lambda line: print_flush(
+            f"note: {visible(line)}", sys.stderr))
+        print_flush(f"receipt-pair: receipt appended to {visible(ledger)} as entry "
+                    f"{entry['entry']}", sys.stderr)
     return receipt
 
 
@@ -195,6 +195,7 @@ def report_differences(differences, what, count):
 
 
 def message(exc):
-    """An error's line, with what to do about it on the command line when it says."""
+    """An error's line, with what to do about it on the command line when it says; what it
+    quotes from a file or a server is shown with its control characters as marks."""
     hint = getattr(exc, "cli_hint", None)
-    return f"{exc} ({hint})" if hint else str(exc)
+    return visible(f"{exc} ({hint})" if hint else str(exc))

@@ -291,3 +291,178 @@ class NoTraceback(TempDirTest):
                 status, err = self.cli("verify", "--log", fifo, "--reply", fifo)
             self.assertEqual(status, 5)
             self.assertIn("no writer", err)
+
+
+# Characters a terminal acts on, or draws as nothing (issue 22, item 6): C0 and C1
+# controls, DEL, format and direction controls, the separators, lone surrogates.
+def raw_controls(text):
+    import unicodedata
+
+    return sorted({ch for ch in text if ch not in "\n\t" and unicodedata.category(ch) in (
+        "Cc", "Cf", "Zl", "Zp", "Cs")})
+
+
+ERASING = "\x1b[2K\rall good\x1b[1A\x1b[2K\nshown: the log shows it worked, so the command runs: x"
+PUSH_LINE = "3b2a6f1..9c41e07  fix/parser -> fix/parser"
+
+
+class TerminalOutput(TempDirTest):
+    """Issue 22, item 6: nothing from a log, reply or receipt reaches the terminal raw."""
+
+    log = os.path.join(EXAMPLES, "push-ok.json")
+
+    def assert_marked(self, result, *marks):
+        status, out, err = result
+        self.assertNotIn("Traceback", out + err)
+        self.assertEqual(raw_controls(out), [], out)
+        self.assertEqual(raw_controls(err), [], err)
+        for mark in marks:
+            self.assertIn(mark, out + err)
+        return status, out, err
+
+    def ask(self, command, *argv):
+        with FakeServer() as fake:
+            fake.script("qa\x1b[8m", answer("shown", "T3", "fix/parser\u202e -> x", ERASING))
+            fake.script("qb", answer("\x1b[31mshown", "T3\x9b2K", PUSH_LINE, ERASING))
+            return run_cli(command, "--base-url", fake.base_url, "--model-a", "qa\x1b[8m",
+                           "--model-b", "qb", *argv)
+
+    def receipt(self):
+        """A receipt whose reply fields hold escapes, and whose reader fingerprint an
+        editor replaced with a C1 sequence."""
+        path = self.path("receipt.json")
+        self.ask("check", "--claim", "I pushed \x9b2K", "--log", self.log, "--save", path)
+        with open(path) as handle:
+            receipt = json.load(handle)
+        receipt["reader"]["fingerprint"] = "\x9b2K\u202e" + receipt["reader"]["fingerprint"]
+        return self.write("edited.json", json.dumps(receipt))
+
+    def test_check_and_its_json(self):
+        status, out, _ = self.assert_marked(
+            self.ask("check", "--claim", "I pushed", "--log", self.log), "<ESC>[2K<CR>",
+            "<U+202E>", "<U+009B>2K")
+        self.assertEqual(status, 0)
+        # A reason's line break cannot start a line of its own.
+        self.assertFalse([line for line in out.splitlines() if line.startswith("shown:")], out)
+        status, out, _ = self.assert_marked(
+            self.ask("check", "--claim", "I pushed", "--log", self.log, "--json"))
+        self.assertEqual(json.loads(out)["models"][0]["reason"], ERASING)  # escaped, not lost
+
+    def test_gate(self):
+        marker = self.path("ran.txt")
+        status, out, _ = self.assert_marked(self.ask(
+            "gate", "--claim", "I pushed", "--log", self.log, "--", sys.executable, "-c",
+            f"open({marker!r}, 'w')"), "<ESC>[2K<CR>", "<U+202E>")
+        self.assertEqual(status, 3)
+        self.assertEqual(out.splitlines()[-1], "not shown: no receipt, no action")
+        self.assertFalse([line for line in out.splitlines() if line.startswith("shown:")], out)
+        self.assertFalse(os.path.exists(marker))
+
+    def test_verify_reply(self):
+        reply = self.write("reply.json", answer("shown\x9b", "T3\x1b[1A",
+                                                "fix/parser\u202e -> x", ERASING))
+        for json_out in ((), ("--json",)):
+            with self.subTest(json=json_out):
+                status, out, _ = self.assert_marked(run_cli(
+                    "verify", "--log", self.log, "--reply", reply, *json_out))
+                self.assertEqual(status, 0)
+                if json_out:
+                    self.assertEqual(json.loads(out)["reason"], ERASING)
+                else:
+                    self.assertIn("<ESC>[2K<CR>", out)
+                    self.assertIn("<U+202E>", out)
+
+    def test_receipt_fields(self):
+        receipt = self.receipt()
+        for argv in (("verify", "--receipt", receipt), ("replay", "--receipt", receipt),
+                     ("verify", "--receipt", receipt, "--log", self.log),
+                     ("verify", "--receipt", receipt, "--log", self.log, "--json")):
+            with self.subTest(argv=argv):
+                status, _, _ = self.assert_marked(run_cli(*argv))
+                self.assertEqual(status, 1)
+        self.assert_marked(run_cli("verify", "--receipt", receipt), "<U+009B>2K<U+202E>")
+
+    def test_ledger_verify_show_and_page(self):
+        ledger = self.path("ledger.jsonl")
+        self.ask("check", "--claim", "I pushed \x9b2K\u202e", "--log", self.log, "--ledger",
+                 ledger)
+        with open(ledger) as handle:
+            entry = json.loads(handle.read())
+        entry["receipt"]["reader"]["fingerprint"] = "\x9b2K" + "0" * 64
+        entry["receipt"]["time"] = "\x1b[2J"
+        with open(ledger, "w") as handle:
+            handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        for argv in (("ledger", "verify", ledger), ("ledger", "verify", ledger, "--json"),
+                     ("ledger", "verify", ledger, "--expiry"),
+                     ("ledger", "show", ledger), ("ledger", "show", ledger, "--json"),
+                     ("show", ledger, "--html", "-")):
+            with self.subTest(argv=argv):
+                self.assert_marked(run_cli(*argv))
+        self.assert_marked(run_cli("ledger", "verify", ledger), "<U+009B>2K")
+        _, out, _ = self.assert_marked(run_cli("ledger", "show", ledger, "--json"))
+        self.assertEqual(json.loads(out)["entries"][0]["claim"], "I pushed \x9b2K\u202e")
+        _, page, _ = self.assert_marked(run_cli("show", self.receipt(), "--html", "-"))
+        self.assertIn("I pushed &lt;U+009B&gt;2K", page)
+
+    def test_items_and_answers_files(self):
+        items = self.write("items.jsonl", json.dumps({
+            "id": "a\x1b[2K", "claim": "c", "turns": [{"cmd": "x", "output": "y"}],
+            "truth": "shown", "trap": "t\u202e"}) + "\n")
+        out = self.path("answers.jsonl")
+        with FakeServer() as fake:
+            status, _, _ = self.assert_marked(run_cli(
+                "batch", items, "--out", out, "--base-url", fake.base_url, "--model-a", "qa",
+                "--model-b", "qb"), "a<ESC>[2K")
+        self.assertEqual(status, 0)
+        self.assert_marked(run_cli("score", out, items), "t<U+202E>")
+        self.assert_marked(run_cli("score", out, items, "--json"))
+        self.assert_marked(run_cli("replay", out, items))
+
+    def test_error_messages_that_quote_content(self):
+        items = self.write("items.jsonl", '{"id": 1, "claim": "\\u001b[2J\\u009b"}\n')
+        self.assert_marked(run_cli("batch", items))
+        self.assert_marked(run_cli("check", "--claim", "c", "--log", self.path("\x1b[2Jnone")),
+                           "<ESC>[2Jnone")
+
+
+class TerminalOutputWithoutTheGuard(TerminalOutput):
+    """The same, with the command line's last guard taken away: each field is marked where
+    it is printed, not only by the guard."""
+
+    def setUp(self):
+        super().setUp()
+        import contextlib
+
+        patcher = mock.patch("receipt_pair.cli.marked_streams", contextlib.nullcontext)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def test_the_guard_alone(self):
+        import io
+
+        from receipt_pair.visible import MarkedStream, json_text
+
+        stream = io.StringIO()
+        MarkedStream(stream).write("a\x1b[2K\rb\x9b\u202e\ud800\tc\n")
+        self.assertEqual(stream.getvalue(), "a<ESC>[2K<CR>b<U+009B><U+202E><U+D800>\tc\n")
+        self.assertFalse(hasattr(MarkedStream(stream), "buffer"))
+        value = {"k\x85": ["\x1b\x7f\x9b\u202e\u2028\U000e0001\ud800", 1.5]}
+        text = json_text(value, indent=2)
+        self.assertEqual(raw_controls(text), [])
+        self.assertEqual(json.loads(text), value)
+
+
+class RecordEcho(TempDirTest):
+    """Item 6: what `record` and `gate --witness` show of a command as it runs is marked
+    too (the guard), and a character split between two reads is shown whole."""
+
+    def test_record_shows_marks(self):
+        script = ("import sys, time; b = sys.stdout.buffer; b.write(b'\\x1b[2J\\xc3'); "
+                  "b.flush(); time.sleep(0.3); b.write(b'\\xa9 done\\n')")
+        status, out, err = run_cli("record", "--log", self.path("run.jsonl"), "--",
+                                   sys.executable, "-c", script)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(raw_controls(out + err), [])
+        self.assertIn("<ESC>[2J", out)
+        self.assertIn("\u00e9 done", out)  # its two bytes came in two reads
+
