@@ -20,7 +20,7 @@ from .servers import KINDS, LEMONADE, LLAMA_ROUTER, LLAMA_SERVER, LMSTUDIO, OLLA
     VLLM, get_kind
 from .transport import (HINT_REMOTE, RemoteModelRefused, SchemaRefused, ServerUnreachable,
                         Transport, _error_message, _hinted, _loads, _refusal, _text_ok,
-                        check_base_url)
+                        check_base_url, not_an_answer)
 
 DEFAULT_BASE_URL = "http://localhost:13305/api/v1"
 DEFAULT_MODEL_A = "Qwen3-4B-Instruct-2507-GGUF"
@@ -104,14 +104,15 @@ class Client(Transport):
                 continue
             break
         wall = time.monotonic() - started
-        if status >= 400:
-            message = _error_message(data)
+        problem = not_an_answer(status, data)
+        if problem:
             constrained = ("format" if native else "response_format") in body
             words = _SCHEMA_WORDS + (("format",) if native else ())
             error = SchemaRefused if (
                 status in (400, 422, 500) and constrained
-                and any(word in message.lower() for word in words)) else ServerError
-            raise error(f"model {model}: the server answered HTTP {status}: {message}")
+                and any(word in _error_message(data).lower() for word in words)) \
+                else ServerError
+            raise error(f"model {model}: the server answered {problem}")
         try:
             reply = _loads(data)
         except ValueError as exc:

@@ -9,7 +9,9 @@ Limits, so that no server can hold or flood a call:
 - the timeout is a deadline for the whole call: connecting, sending, waiting, and reading
   however slowly the server trickles its answer;
 - an answer body larger than MAX_BODY_BYTES is an error, and so is one that is not valid
-  UTF-8, is nested too deeply to parse, or carries a lone surrogate in its text.
+  UTF-8, is nested too deeply to parse, or carries a lone surrogate in its text;
+- only a 2xx response is an answer: a redirect is followed nowhere and an interim 1xx is
+  none, whatever body either carries.
 
 Error messages name no command-line flags (Python callers read them too); where a flag
 helps, it is in the exception's `cli_hint` attribute, which the command line appends.
@@ -165,6 +167,20 @@ def _loads(data):
         return json.loads(text)
     except RecursionError:
         raise ValueError("nested too deeply") from None
+
+
+def not_an_answer(status, data):
+    """Why a response with HTTP `status` is not an answer ("HTTP 404: not found"), or None
+    for a 2xx. A redirect's body, a chat reply or not, is no answer from the server asked,
+    and an interim 1xx is no answer at all."""
+    if 200 <= status < 300:
+        return None
+    if status >= 400:
+        return f"HTTP {status}: {_error_message(data)}"
+    if 300 <= status < 400:
+        return (f"HTTP {status}, a redirect, which receipt-pair never follows (only a 2xx "
+                "response is an answer)")
+    return f"HTTP {status}, which is not an answer (only a 2xx response is)"
 
 
 def _error_message(data):
@@ -326,9 +342,9 @@ class Transport:
 
     def _json(self, method, path, payload=None, timeout=None, root=False):
         status, data = self.request(method, path, payload, timeout, root)
-        if status >= 400:
-            raise ServerError(f"the model server answered HTTP {status} to {path}: "
-                              f"{_error_message(data)}")
+        problem = not_an_answer(status, data)
+        if problem:
+            raise ServerError(f"the model server answered {path} with {problem}")
         try:
             return _loads(data)
         except ValueError as exc:

@@ -396,3 +396,28 @@ class Concurrency(unittest.TestCase):
         self.assertEqual(failures, [])
         self.assertEqual({i: json.loads(r.content)["reason"] for i, r in results.items()},
                          {i: str(i) for i in range(4)})
+
+
+class OnlyTwoHundredsAnswer(unittest.TestCase):
+    """Issue 22, item 8: only a 2xx response is an answer; a redirect or an interim status
+    carrying a chat body is a failed call, not the model's reply."""
+
+    def test_non_2xx_with_a_chat_body_is_a_failed_call(self):
+        body = chat_response(answer("shown", "T1", "main -> main"))
+        for status in (101, 199, 300, 301, 302, 303, 304, 307, 308, 399):
+            with self.subTest(status=status), FakeServer() as fake:
+                fake.script("m", Reply(status, body))
+                with self.assertRaisesRegex(ServerError, f"HTTP {status}") as caught:
+                    Client(fake.base_url, timeout=5).chat({"model": "m", "messages": []})
+                self.assertNotIn("\n", str(caught.exception))
+        with FakeServer() as fake:
+            fake.script("m", Reply(201, body))
+            self.assertIn("shown", Client(fake.base_url).chat({"model": "m"}).content)
+
+    def test_management_and_probes_too(self):
+        with FakeServer("lemonade") as fake:
+            fake.manage_reply = Reply(302, {"status": "success"})
+            client = Client(fake.base_url)
+            with self.assertRaisesRegex(ServerError, "HTTP 302"):
+                client.load("m")
+

@@ -11,7 +11,7 @@ from unittest import mock
 from receipt_pair import files, records
 from receipt_pair.selftest import DISGUISED, HIDING
 
-from tests.fakeserver import FakeServer, answer
+from tests.fakeserver import FakeServer, Reply, answer, chat_response
 from tests.helpers import EXAMPLES, GateTest, TempDirTest, make_items, run_cli
 
 CLEAN = "Deployed to production OK"
@@ -466,3 +466,16 @@ class RecordEcho(TempDirTest):
         self.assertIn("<ESC>[2J", out)
         self.assertIn("\u00e9 done", out)  # its two bytes came in two reads
 
+
+class RedirectIsNoAnswer(GateTest):
+    """Issue 22, item 8: a 302 carrying a chat body is a failed call, so the gate cannot
+    check and nothing runs."""
+
+    def test_the_gate_does_not_run_on_a_redirect(self):
+        log = self.turns_log({"cmd": "git push", "output": "   a..b  main -> main"})
+        reply = Reply(302, chat_response(answer("shown", "T1", "a..b  main -> main")))
+        status, out, err = self.gate(log, reply)
+        self.assertEqual(status, 1, out + err)
+        self.assertIn("HTTP 302", err)
+        self.assertEqual(out.splitlines()[-1], "could not check: no receipt, no action")
+        self.assertFalse(os.path.exists(self.marker))
