@@ -35,6 +35,10 @@ LOADING_WAIT = 1.0  # seconds between tries while llama-server says it is still 
 
 TIMING_KEYS = ("prompt_n", "prompt_ms", "predicted_n", "predicted_ms", "cache_n")
 USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
+# Where a chat answer keeps the server's own figures: a non-finite number there is dropped,
+# not refused (OpenAI's usage, llama-server's timings, Ollama's counts and durations).
+FIGURES = ("usage", "timings", "prompt_eval_count", "prompt_eval_duration", "eval_count",
+           "eval_duration", "total_duration", "load_duration")
 # Words in a server's refusal that mean "I cannot constrain the reply to that schema".
 _SCHEMA_WORDS = ("response_format", "json_schema", "schema", "grammar")
 # Where servers put a thinking model's reasoning, beside the answer's content.
@@ -114,7 +118,7 @@ class Client(Transport):
                 else ServerError
             raise error(f"model {model}: the server answered {problem}")
         try:
-            reply = _loads(data)
+            reply = _loads(data, FIGURES)
         except ValueError as exc:
             raise ServerError(f"model {model}: the server's answer is not JSON ({exc}): "
                               f"{data[:80]!r}") from None

@@ -421,3 +421,44 @@ class OnlyTwoHundredsAnswer(unittest.TestCase):
             with self.assertRaisesRegex(ServerError, "HTTP 302"):
                 client.load("m")
 
+
+class StrictNumbers(unittest.TestCase):
+    """Issue 22, item 7: NaN and Infinity are not JSON. In a server's token counts and
+    timings they are dropped; anywhere else the answer is refused."""
+
+    def chat(self, raw):
+        with FakeServer() as fake:
+            fake.script("m", Reply(200, raw))
+            return Client(fake.base_url, timeout=5).chat({"model": "m", "messages": []})
+
+    def test_non_finite_figures_are_dropped(self):
+        raw = json.dumps(chat_response("{}")).encode()
+        raw = raw.replace(b'"prompt_ms": 800.0', b'"prompt_ms": NaN')
+        raw = raw.replace(b'"predicted_ms": 900.0', b'"predicted_ms": Infinity')
+        raw = raw.replace(b'"prompt_tokens": 120', b'"prompt_tokens": -Infinity')
+        raw = raw.replace(b'"cache_n": 0', b'"cache_n": 1e999')
+        result = self.chat(raw)
+        self.assertEqual(result.content, "{}")
+        self.assertEqual(result.timings, {"prompt_n": 120, "predicted_n": 30})
+        self.assertEqual(result.usage, {"completion_tokens": 30, "total_tokens": 150})
+
+    def test_ollama_figures_too(self):
+        from tests.fakeserver import ollama_response
+
+        body = json.dumps(ollama_response("{}")).encode().replace(
+            b'"eval_duration": 900000000', b'"eval_duration": NaN')
+        with FakeServer("ollama") as fake:
+            fake.script("m", Reply(200, body))
+            client = Client(fake.base_url, timeout=5)
+            result = client.chat({"model": "m", "messages": [], "options": {}})
+        self.assertNotIn("predicted_ms", result.timings)
+        self.assertEqual(result.timings["predicted_n"], 30)
+
+    def test_non_finite_anywhere_else_is_refused(self):
+        for raw in (b'{"choices": [{"message": {"content": "{}"}, "index": NaN}]}',
+                    b'{"choices": [{"message": {"content": "{}"}}], "x": [Infinity]}',
+                    b'{"choices": [{"message": {"content": "{}"}}], "created": 1e400}'):
+            with self.subTest(raw=raw):
+                with self.assertRaisesRegex(ServerError, "not JSON") as caught:
+                    self.chat(raw)
+                self.assertNotIn("\n", str(caught.exception))
