@@ -1,9 +1,7 @@
 """The commands about receipts over time: ledger verify, ledger show, witness pin."""
 
-import os
 import re
 import sys
-import tempfile
 
 from . import errors
 from .cli_options import count_int, print_flush, print_json, print_lines
@@ -13,7 +11,7 @@ from .files import decode, display_name, loads_strict, read_bytes
 from .ledger import LEDGER_SCHEMA, entry_summary, read_ledger, verify_ledger
 from .page import ledger_page, receipt_page
 from .pins import pin_file_record, pin_from_collection, pin_from_junit
-from .records import RECEIPT_SCHEMAS, utc_now, write_json_atomic
+from .records import RECEIPT_SCHEMAS, utc_now, write_atomic, write_json_atomic
 from .replay import replay_receipt
 from .visible import visible
 
@@ -182,22 +180,6 @@ def _kind(data, name):
     raise InputError(f"{name}: neither a receipt-pair receipt nor a ledger")
 
 
-def _write_text(path, text):
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, temp = tempfile.mkstemp(prefix=".page-", dir=directory)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write the page: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
-            handle.write(text)
-        os.replace(temp, path)
-    except OSError as exc:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise InputError(f"{path}: cannot write the page: {exc.strerror or exc}") from None
-
-
 def _cmd_show(args):
     name = display_name(args.file)
     data = read_bytes(args.file)
@@ -211,7 +193,7 @@ def _cmd_show(args):
     if args.html == "-":
         sys.stdout.write(page)
     else:
-        _write_text(args.html, page)
+        write_atomic(args.html, page.encode("utf-8", "backslashreplace"), "the page")
     print_flush(f"show: wrote {args.html} ({what}"
                 + (f"; {len(differences)} difference(s), shown on the page)" if differences
                    else "; re-derived offline, no differences)"),
@@ -254,10 +236,7 @@ def _cmd_witness_pin(args):
         pin = pin_from_collection(data, name, args.allow_skipped)
     if args.out == "-":
         raise UsageError("witness pin --out needs a file name")
-    try:
-        write_json_atomic(args.out, pin_file_record(pin, utc_now()))
-    except OSError as exc:
-        raise InputError(f"{args.out}: cannot write the pin: {exc.strerror or exc}") from None
+    write_json_atomic(args.out, pin_file_record(pin, utc_now()), "the pin")
     print_flush(f"pinned {pin.tests} tests, at most {pin.skipped} skipped, from {pin.source}: "
                 f"{args.out}")
     print_flush(f"next: receipt-pair gate --witness --pin {args.out} ...", sys.stderr)

@@ -168,11 +168,7 @@ def keep_receipt(args, result, log_name, log_sha256, turns, witness=None, made_b
     receipt = build_receipt(result, log_name, log_sha256, turns, args.max_turns, dict(SETTINGS),
                             witness, made_by, gate)
     if args.save:
-        try:
-            write_json_atomic(args.save, receipt)
-        except OSError as exc:
-            raise InputError(f"{args.save}: cannot write the receipt: "
-                             f"{exc.strerror or exc}") from None
+        write_json_atomic(args.save, receipt, "the receipt")
     if ledger:
         entry = append_receipt(ledger, receipt, note=lambda line: print_flush(
             f"note: {visible(line)}", sys.stderr))

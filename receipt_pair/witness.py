@@ -219,7 +219,7 @@ def record_turn(log_path, argv, echo=None, env=None, note=None, pin=None):
                 "output_was_utf8": output.encode("utf-8", "surrogatepass") == data,
             }
             try:
-                line = append_record(fd, record)
+                line = append_record(fd, record, log_path)
             except OSError as exc:
                 raise InputError(f"{log_path}: the command ran (exit status {status}) but its "
                                  f"record could not be written: {exc.strerror or exc}") from None

@@ -12,7 +12,7 @@ from receipt_pair import files, records
 from receipt_pair.selftest import DISGUISED, HIDING
 
 from tests.fakeserver import FakeServer, Reply, answer, chat_response
-from tests.helpers import EXAMPLES, GateTest, TempDirTest, make_items, run_cli
+from tests.helpers import EXAMPLES, ROOT, GateTest, TempDirTest, make_items, run_cli
 
 CLEAN = "Deployed to production OK"
 
@@ -479,3 +479,150 @@ class RedirectIsNoAnswer(GateTest):
         self.assertIn("HTTP 302", err)
         self.assertEqual(out.splitlines()[-1], "could not check: no receipt, no action")
         self.assertFalse(os.path.exists(self.marker))
+
+
+def with_figures(content, **figures):
+    """A chat answer's bytes whose timings hold `figures` written as raw JSON tokens (NaN,
+    Infinity), which json.dumps would not write."""
+    body = chat_response(content)
+    body["timings"].update({key: f"@{key}@" for key in figures})
+    raw = json.dumps(body)
+    for key, token in figures.items():
+        raw = raw.replace(f'"@{key}@"', token)
+    return Reply(200, raw.encode())
+
+
+class StrictRecords(TempDirTest):
+    """Issue 22, item 7: NaN and Infinity never reach a record, and nothing is written that
+    the tool cannot read back."""
+
+    log = os.path.join(EXAMPLES, "push-ok.json")
+
+    def test_non_finite_figures_never_reach_a_receipt_or_a_ledger(self):
+        ledger, receipt = self.path("ledger.jsonl"), self.path("receipt.json")
+        for _ in range(2):  # one bad entry made every later append refuse
+            with FakeServer() as fake:
+                fake.script("qa", with_figures(answer("not_shown"), prompt_ms="NaN"))
+                fake.script("qb", with_figures(answer("not_shown"), predicted_ms="-Infinity"))
+                status, out, err = run_cli(
+                    "check", "--claim", "I pushed", "--log", self.log, "--ledger", ledger,
+                    "--save", receipt, "--base-url", fake.base_url, "--model-a", "qa",
+                    "--model-b", "qb")
+            self.assertEqual(status, 0, out + err)
+        self.assertEqual(run_cli("ledger", "verify", ledger)[0], 0)
+        self.assertEqual(run_cli("replay", "--receipt", receipt)[0], 0)
+        with open(receipt) as handle:
+            saved = handle.read()
+        self.assertNotIn("NaN", saved)
+        self.assertNotIn("Infinity", saved)
+
+    def test_non_finite_figures_never_reach_an_answers_file(self):
+        items = self.write("items.jsonl", make_items(1))
+        out = self.path("answers.jsonl")
+        with FakeServer() as fake:
+            fake.script("qa", with_figures(answer("not_shown"), prompt_ms="Infinity"))
+            fake.script("qb", with_figures(answer("not_shown"), cache_n="NaN"))
+            status, _, err = run_cli("batch", items, "--out", out, "--base-url", fake.base_url,
+                                     "--model-a", "qa", "--model-b", "qb")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(run_cli("replay", out, items)[0], 0)
+        self.assertIn(run_cli("score", out, items)[0], (0,))
+
+    def test_a_value_that_cannot_be_written_is_refused_before_anything_is(self):
+        from receipt_pair.errors import InputError
+        from receipt_pair.ledger import append_receipt
+
+        receipt = {"schema": records.RECEIPT_SCHEMA, "claim": "c",
+                   "models": [{"timings": {"prompt_ms": float("nan")}}]}
+        for bad in (float("nan"), float("inf"), "a\ud800b"):
+            with self.subTest(bad=bad):
+                ledger = self.write("ledger.jsonl", b"")
+                with self.assertRaises(InputError) as caught:
+                    append_receipt(ledger, dict(receipt, claim=bad))
+                self.assertNotIn("\n", str(caught.exception))
+                self.assertEqual(os.path.getsize(ledger), 0)
+                target = self.write("r.json", "kept\n")
+                with self.assertRaises(InputError):
+                    records.write_json_atomic(target, {"x": [bad]})
+                with open(target) as handle:
+                    self.assertEqual(handle.read(), "kept\n")
+                self.assertEqual(sorted(os.listdir(self.dir)), ["ledger.jsonl", "r.json"])
+                fd = records.open_append(ledger)
+                try:
+                    with self.assertRaises(InputError):
+                        records.append_record(fd, {"x": bad})
+                finally:
+                    os.close(fd)
+                self.assertEqual(os.path.getsize(ledger), 0)
+
+
+class NoTracebackIssue22(GateTest):
+    """Issue 22, item 9: a full disk, a folder or a device where a file should be: one
+    line, a documented status, nothing already written lost."""
+
+    log = os.path.join(EXAMPLES, "push-ok.json")
+
+    def cli(self, *argv, expect):
+        status, out, err = run_cli(*argv)  # an exception here fails the test
+        self.assertNotIn("Traceback", out + err)
+        self.assertEqual(status, expect, out + err)
+        return out, err
+
+    def test_batch_on_a_full_disk(self):
+        items = self.write("items.jsonl", make_items(2))
+        _, err = self.cli("batch", items, "--out", "/dev/full", expect=5)
+        self.assertIn("/dev/full: cannot write", err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        # A disk that fills up mid-run (/dev/full is refused as a device before any write): what was written is kept, and a second run resumes.
+        out = self.path("answers.jsonl")
+        real_write, writes = os.write, []
+
+        def fills_up(fd, data):
+            writes.append(data)
+            if len(writes) == 3:
+                raise OSError(28, "No space left on device")
+            return real_write(fd, data)
+
+        from tests.helpers import good
+
+        with FakeServer() as fake, mock.patch("os.write", fills_up):
+            fake.script("qa", good, good)
+            status, _, err = run_cli("batch", items, "--out", out, "--base-url",
+                                     fake.base_url, "--model-a", "qa", "--model-b", "qb")
+        self.assertEqual(status, 5, err)
+        self.assertIn("No space left on device", err)
+        self.assertIn("kept", err)
+        with FakeServer() as fake:
+            fake.script("qa", good)
+            fake.script("qb", good, good)
+            status, _, err = run_cli("batch", items, "--out", out, "--base-url",
+                                     fake.base_url, "--model-a", "qa", "--model-b", "qb")
+            self.assertEqual(len(fake.chats("qa")), 1)  # the first answer was kept
+        self.assertEqual(status, 0, err)
+        self.cli("replay", out, items, expect=0)
+
+    def test_every_writer_given_a_folder_or_a_full_disk(self):
+        marker = self.path("ran.txt")
+        run = (sys.executable, "-c", f"open({marker!r}, 'w')")
+        out, err = self.cli("record", "--log", self.dir, "--", *run, expect=5)
+        self.assertIn("is a directory", err)
+        self.assertFalse(os.path.exists(marker))
+        _, err = self.cli("record", "--log", "/dev/full", "--", *run, expect=5)
+        self.assertIn("not a regular file", err)
+        self.assertFalse(os.path.exists(marker))
+        junit = self.write("report.xml", '<testsuite tests="1"><testcase name="t"/></testsuite>')
+        for target in (self.dir, "/dev/full", self.path("no/such/folder/x")):
+            with self.subTest(target=target):
+                for argv in (("witness", "pin", "--junit", junit, "--out", target),
+                             ("show", os.path.join(ROOT, "receipts", "gate-demo-1",
+                                                   "receipt-take2.json"), "--html", target)):
+                    self.cli(*argv, expect=5)
+                for option in ("--save", "--ledger"):
+                    with FakeServer() as fake:
+                        _, err = self.cli("check", "--claim", "c", "--log", self.log, option,
+                                          target, "--base-url", fake.base_url, "--model-a",
+                                          "qa", "--model-b", "qb", expect=5)
+                    self.assertIn("cannot write", err)
+                    self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["report.xml"])  # no temporary left
+        self.assertTrue(os.path.exists("/dev/full") and not os.path.isfile("/dev/full"))
