@@ -556,9 +556,13 @@ class StrictRecords(TempDirTest):
                 self.assertEqual(os.path.getsize(ledger), 0)
 
 
+SURROGATE_REPLY = ('{"verdict": "shown", "turn": "T3", "quote": "fix/parser \\ud800", '
+                   '"reason": "a\\udfffb"}')
+
+
 class NoTracebackIssue22(GateTest):
-    """Issue 22, item 9: a full disk, a folder or a device where a file should be: one
-    line, a documented status, nothing already written lost."""
+    """Issue 22, item 9: a lone surrogate in a reply, a full disk, a folder where a file
+    should be: one line, a documented status, nothing already written lost."""
 
     log = os.path.join(EXAMPLES, "push-ok.json")
 
@@ -567,6 +571,37 @@ class NoTracebackIssue22(GateTest):
         self.assertNotIn("Traceback", out + err)
         self.assertEqual(status, expect, out + err)
         return out, err
+
+    def test_a_lone_surrogate_in_a_reply(self):
+        reply = self.write("reply.json", SURROGATE_REPLY)
+        out, _ = self.cli("verify", "--log", self.log, "--reply", reply, expect=0)
+        self.assertIn("<U+D800>", out)
+        self.assertIn("a<U+DFFF>b", out)
+        out, _ = self.cli("verify", "--log", self.log, "--reply", reply, "--json", expect=0)
+        self.assertEqual(json.loads(out)["quote"], "fix/parser \ud800")
+        # Asked live, such a reply is not text: a failed call, and the gate runs nothing.
+        status, out, err = self.gate(self.log, SURROGATE_REPLY, claim="I pushed")
+        self.assertEqual((status, out.splitlines()[-1]),
+                         (1, "could not check: no receipt, no action"), out + err)
+        self.assertIn("lone surrogate", err)
+        self.assertFalse(os.path.exists(self.marker))
+        receipt, ledger = self.path("receipt.json"), self.path("ledger.jsonl")
+        with FakeServer() as fake:
+            fake.script("qa", SURROGATE_REPLY)
+            fake.script("qb", answer("not_shown"))
+            out, err = self.cli("check", "--claim", "I pushed", "--log", self.log, "--save",
+                                receipt, "--ledger", ledger, "--base-url", fake.base_url,
+                                "--model-a", "qa", "--model-b", "qb", expect=6)
+        self.assertIn("lone surrogate", out)
+        self.cli("replay", "--receipt", receipt, expect=0)
+        self.cli("ledger", "verify", ledger, expect=0)
+        items = self.write("items.jsonl", make_items(1))
+        answers = self.path("answers.jsonl")
+        with FakeServer() as fake:
+            fake.script("qa", SURROGATE_REPLY)
+            self.cli("batch", items, "--out", answers, "--base-url", fake.base_url,
+                     "--model-a", "qa", "--model-b", "qb", expect=6)
+        self.cli("replay", answers, items, expect=1)  # model A has no usable answer yet
 
     def test_batch_on_a_full_disk(self):
         items = self.write("items.jsonl", make_items(2))
