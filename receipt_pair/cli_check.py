@@ -14,6 +14,7 @@ from .errors import ReceiptPairError, UsageError
 from .expiry import INVALID, VALID, judge
 from .files import display_name, read_bytes
 from .pins import Pin, read_pin
+from .testcounts import describe
 from .readers import get_reader, unpack_replies
 from .records import reply_text
 from .replay import replay_receipt
@@ -158,8 +159,9 @@ def add_gate(commands):
                    help="with --witness: the tests the run must report, from a pin file "
                         "written by `witness pin`")
     p.add_argument("--allow-skipped", type=count_int, metavar="K",
-                   help="with --expect-tests or --pin: at most K tests may be skipped "
-                        "(default: 0, or what the pin file allows)")
+                   help="with --expect-tests or --pin: at most K tests may be skipped or "
+                        "fail as expected (xfail; not passes) (default: 0, or what the pin "
+                        "file allows)")
     p.add_argument("--dry-run", action="store_true",
                    help="ask the models and print the command, but run nothing")
     p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
@@ -269,11 +271,12 @@ def _cmd_record(args):
 
 def _pin_line(witness):
     counts, pin = witness.counts, witness.pin
-    wanted = f"the pin asks for {pin.tests} tests, at most {pin.skipped} skipped"
+    wanted = (f"the pin asks for {pin.tests} tests, at most {pin.skipped} skipped or "
+              "expected to fail")
     if counts is None:
         return f"the witness run printed no test count that can be read; {wanted}"
-    return (f"the witness run reported {counts.tests} tests ({counts.skipped} skipped, read "
-            f"from {counts.source} output); {wanted}")
+    return (f"the witness run reported {describe(counts)} (read from {counts.source} "
+            f"output); {wanted}")
 
 
 def _note(message):

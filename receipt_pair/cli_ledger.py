@@ -221,8 +221,8 @@ def add_witness(commands):
                              "the tests collected, none skipped")
     pin.add_argument("--out", required=True, metavar="FILE", help="the pin file to write")
     pin.add_argument("--allow-skipped", type=count_int, metavar="K",
-                     help="how many tests a run may skip (default: as many as the report "
-                          "skipped; 0 for a collection)")
+                     help="how many tests a run may skip or have fail as expected (xfail) "
+                          "(default: as many as the report did; 0 for a collection)")
     pin.set_defaults(func=_cmd_witness_pin)
 
 
@@ -237,7 +237,7 @@ def _cmd_witness_pin(args):
     if args.out == "-":
         raise UsageError("witness pin --out needs a file name")
     write_json_atomic(args.out, pin_file_record(pin, utc_now()), "the pin")
-    print_flush(f"pinned {pin.tests} tests, at most {pin.skipped} skipped, from {pin.source}: "
-                f"{args.out}")
+    print_flush(f"pinned {pin.tests} tests, at most {pin.skipped} skipped or expected to fail, "
+                f"from {pin.source}: {args.out}")
     print_flush(f"next: receipt-pair gate --witness --pin {args.out} ...", sys.stderr)
     return errors.EXIT_OK

@@ -16,6 +16,7 @@ import html
 import json
 
 from .answers import CODE_TEXT, OK
+from .testcounts import describe
 from .visible import visible
 
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; form-action 'none'; "
@@ -237,10 +238,10 @@ def _gate_and_witness(receipt):
             esc(witness.get("reading") or "no problem with the witness run")) + "</p>")
         pin, counts = witness.get("pin"), witness.get("counts")
         if isinstance(pin, dict):
-            read = (f"{esc(counts.get('tests'))} tests, {esc(counts.get('skipped'))} skipped"
-                    if isinstance(counts, dict) else "no readable count")
+            read = esc(describe(counts)) if isinstance(counts, dict) else "no readable count"
             parts.append(f"<p><span class=\"label\">Pin</span>{esc(pin.get('tests'))} tests, "
-                         f"at most {esc(pin.get('skipped'))} skipped; the run reported {read}; "
+                         f"at most {esc(pin.get('skipped'))} skipped or expected to fail; the "
+                         f"run reported {read}; "
                          f"shortfall {_json(witness.get('shortfall'))}</p>")
     return "".join(parts)
 
