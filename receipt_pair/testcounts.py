@@ -17,9 +17,11 @@ Where two kinds of summary are found (a script that runs pytest and then jest), 
 counts are added. An expected failure (pytest's xfail, unittest's expectedFailure, a JUnit
 <skipped type="pytest.xfail">) ran but is not a pass: it is counted apart, and a pin counts
 it with the skips (pins.py), so it cannot make up for a missing passing test. An
-unexpected success (xpassed) is counted as passed. A summary line is text like any other: the code under test can print
-one. A pin therefore catches a suite that shrank or skipped its way to green, not a test
-suite written to lie about itself.
+unexpected success (xpassed) is counted as passed.
+
+A summary line is text like any other: the code under test can print one. A pin
+therefore catches a suite that shrank or skipped its way to green, not a test suite
+written to lie about itself.
 """
 
 import re

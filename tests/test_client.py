@@ -19,7 +19,7 @@ from receipt_pair.errors import ServerError, UsageError
 from receipt_pair.logs import Turn
 from receipt_pair.pair import SchemaMemory, ask
 
-from tests.fakeserver import FakeServer, Reply, answer, chat_response
+from tests.fakeserver import FakeServer, Reply, answer, chat_response, raw_numbers
 from tests.helpers import closed_port
 
 TURNS = [Turn("git push origin main", "To origin\n   a1..b2  main -> main")]
@@ -432,12 +432,9 @@ class StrictNumbers(unittest.TestCase):
             return Client(fake.base_url, timeout=5).chat({"model": "m", "messages": []})
 
     def test_non_finite_figures_are_dropped(self):
-        raw = json.dumps(chat_response("{}")).encode()
-        raw = raw.replace(b'"prompt_ms": 800.0', b'"prompt_ms": NaN')
-        raw = raw.replace(b'"predicted_ms": 900.0', b'"predicted_ms": Infinity')
-        raw = raw.replace(b'"prompt_tokens": 120', b'"prompt_tokens": -Infinity')
-        raw = raw.replace(b'"cache_n": 0', b'"cache_n": 1e999')
-        result = self.chat(raw)
+        result = self.chat(raw_numbers(chat_response("{}"), prompt_ms="NaN",
+                                       predicted_ms="Infinity", prompt_tokens="-Infinity",
+                                       cache_n="1e999"))
         self.assertEqual(result.content, "{}")
         self.assertEqual(result.timings, {"prompt_n": 120, "predicted_n": 30})
         self.assertEqual(result.usage, {"completion_tokens": 30, "total_tokens": 150})
@@ -445,8 +442,7 @@ class StrictNumbers(unittest.TestCase):
     def test_ollama_figures_too(self):
         from tests.fakeserver import ollama_response
 
-        body = json.dumps(ollama_response("{}")).encode().replace(
-            b'"eval_duration": 900000000', b'"eval_duration": NaN')
+        body = raw_numbers(ollama_response("{}"), eval_duration="NaN")
         with FakeServer("ollama") as fake:
             fake.script("m", Reply(200, body))
             client = Client(fake.base_url, timeout=5)

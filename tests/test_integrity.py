@@ -11,8 +11,9 @@ from unittest import mock
 from receipt_pair import files, records
 from receipt_pair.selftest import DISGUISED, HIDING
 
-from tests.fakeserver import FakeServer, Reply, answer, chat_response
-from tests.helpers import EXAMPLES, ROOT, GateTest, TempDirTest, make_items, run_cli
+from tests.fakeserver import FakeServer, Reply, answer, chat_response, raw_numbers
+from tests.helpers import (EXAMPLES, ROOT, GateTest, TempDirTest, make_items, run_asking,
+                           run_cli)
 
 CLEAN = "Deployed to production OK"
 
@@ -321,11 +322,9 @@ class TerminalOutput(TempDirTest):
         return status, out, err
 
     def ask(self, command, *argv):
-        with FakeServer() as fake:
-            fake.script("qa\x1b[8m", answer("shown", "T3", "fix/parser\u202e -> x", ERASING))
-            fake.script("qb", answer("\x1b[31mshown", "T3\x9b2K", PUSH_LINE, ERASING))
-            return run_cli(command, "--base-url", fake.base_url, "--model-a", "qa\x1b[8m",
-                           "--model-b", "qb", *argv)
+        return run_asking(command, *argv, models=("qa\x1b[8m", "qb"),
+                          a=answer("shown", "T3", "fix/parser\u202e -> x", ERASING),
+                          b=answer("\x1b[31mshown", "T3\x9b2K", PUSH_LINE, ERASING))
 
     def receipt(self):
         """A receipt whose reply fields hold escapes, and whose reader fingerprint an
@@ -482,14 +481,8 @@ class RedirectIsNoAnswer(GateTest):
 
 
 def with_figures(content, **figures):
-    """A chat answer's bytes whose timings hold `figures` written as raw JSON tokens (NaN,
-    Infinity), which json.dumps would not write."""
-    body = chat_response(content)
-    body["timings"].update({key: f"@{key}@" for key in figures})
-    raw = json.dumps(body)
-    for key, token in figures.items():
-        raw = raw.replace(f'"@{key}@"', token)
-    return Reply(200, raw.encode())
+    """A chat answer whose figures hold raw JSON tokens (NaN, Infinity)."""
+    return Reply(200, raw_numbers(chat_response(content), **figures))
 
 
 class StrictRecords(TempDirTest):
@@ -501,13 +494,10 @@ class StrictRecords(TempDirTest):
     def test_non_finite_figures_never_reach_a_receipt_or_a_ledger(self):
         ledger, receipt = self.path("ledger.jsonl"), self.path("receipt.json")
         for _ in range(2):  # one bad entry made every later append refuse
-            with FakeServer() as fake:
-                fake.script("qa", with_figures(answer("not_shown"), prompt_ms="NaN"))
-                fake.script("qb", with_figures(answer("not_shown"), predicted_ms="-Infinity"))
-                status, out, err = run_cli(
-                    "check", "--claim", "I pushed", "--log", self.log, "--ledger", ledger,
-                    "--save", receipt, "--base-url", fake.base_url, "--model-a", "qa",
-                    "--model-b", "qb")
+            status, out, err = run_asking(
+                "check", "--claim", "I pushed", "--log", self.log, "--ledger", ledger,
+                "--save", receipt, a=with_figures(answer("not_shown"), prompt_ms="NaN"),
+                b=with_figures(answer("not_shown"), predicted_ms="-Infinity"))
             self.assertEqual(status, 0, out + err)
         self.assertEqual(run_cli("ledger", "verify", ledger)[0], 0)
         self.assertEqual(run_cli("replay", "--receipt", receipt)[0], 0)
@@ -519,11 +509,10 @@ class StrictRecords(TempDirTest):
     def test_non_finite_figures_never_reach_an_answers_file(self):
         items = self.write("items.jsonl", make_items(1))
         out = self.path("answers.jsonl")
-        with FakeServer() as fake:
-            fake.script("qa", with_figures(answer("not_shown"), prompt_ms="Infinity"))
-            fake.script("qb", with_figures(answer("not_shown"), cache_n="NaN"))
-            status, _, err = run_cli("batch", items, "--out", out, "--base-url", fake.base_url,
-                                     "--model-a", "qa", "--model-b", "qb")
+        status, _, err = run_asking(
+            "batch", items, "--out", out,
+            a=with_figures(answer("not_shown"), prompt_ms="Infinity"),
+            b=with_figures(answer("not_shown"), cache_n="NaN"))
         self.assertEqual(status, 0, err)
         self.assertEqual(run_cli("replay", out, items)[0], 0)
         self.assertIn(run_cli("score", out, items)[0], (0,))
@@ -586,21 +575,16 @@ class NoTracebackIssue22(GateTest):
         self.assertIn("lone surrogate", err)
         self.assertFalse(os.path.exists(self.marker))
         receipt, ledger = self.path("receipt.json"), self.path("ledger.jsonl")
-        with FakeServer() as fake:
-            fake.script("qa", SURROGATE_REPLY)
-            fake.script("qb", answer("not_shown"))
-            out, err = self.cli("check", "--claim", "I pushed", "--log", self.log, "--save",
-                                receipt, "--ledger", ledger, "--base-url", fake.base_url,
-                                "--model-a", "qa", "--model-b", "qb", expect=6)
+        status, out, err = run_asking("check", "--claim", "I pushed", "--log", self.log,
+                                      "--save", receipt, "--ledger", ledger,
+                                      a=SURROGATE_REPLY, b=answer("not_shown"))
+        self.assertEqual(status, 6, out + err)
         self.assertIn("lone surrogate", out)
         self.cli("replay", "--receipt", receipt, expect=0)
         self.cli("ledger", "verify", ledger, expect=0)
         items = self.write("items.jsonl", make_items(1))
         answers = self.path("answers.jsonl")
-        with FakeServer() as fake:
-            fake.script("qa", SURROGATE_REPLY)
-            self.cli("batch", items, "--out", answers, "--base-url", fake.base_url,
-                     "--model-a", "qa", "--model-b", "qb", expect=6)
+        self.assertEqual(run_asking("batch", items, "--out", answers, a=SURROGATE_REPLY)[0], 6)
         self.cli("replay", answers, items, expect=1)  # model A has no usable answer yet
 
     def test_batch_on_a_full_disk(self):
@@ -608,7 +592,8 @@ class NoTracebackIssue22(GateTest):
         _, err = self.cli("batch", items, "--out", "/dev/full", expect=5)
         self.assertIn("/dev/full: cannot write", err)
         self.assertEqual(len(err.strip().splitlines()), 1, err)
-        # A disk that fills up mid-run (/dev/full is refused as a device before any write): what was written is kept, and a second run resumes.
+        # /dev/full is refused as a device before any write. A disk that fills up mid-run:
+        # what was written is kept, and a second run resumes.
         out = self.path("answers.jsonl")
         real_write, writes = os.write, []
 
@@ -627,13 +612,9 @@ class NoTracebackIssue22(GateTest):
         self.assertEqual(status, 5, err)
         self.assertIn("No space left on device", err)
         self.assertIn("kept", err)
-        with FakeServer() as fake:
-            fake.script("qa", good)
-            fake.script("qb", good, good)
-            status, _, err = run_cli("batch", items, "--out", out, "--base-url",
-                                     fake.base_url, "--model-a", "qa", "--model-b", "qb")
-            self.assertEqual(len(fake.chats("qa")), 1)  # the first answer was kept
+        status, _, err = run_asking("batch", items, "--out", out, a=good, b=(good, good))
         self.assertEqual(status, 0, err)
+        self.assertIn("1 answers already there", err)  # the first answer was kept
         self.cli("replay", out, items, expect=0)
 
     def test_every_writer_given_a_folder_or_a_full_disk(self):
@@ -653,10 +634,9 @@ class NoTracebackIssue22(GateTest):
                                                    "receipt-take2.json"), "--html", target)):
                     self.cli(*argv, expect=5)
                 for option in ("--save", "--ledger"):
-                    with FakeServer() as fake:
-                        _, err = self.cli("check", "--claim", "c", "--log", self.log, option,
-                                          target, "--base-url", fake.base_url, "--model-a",
-                                          "qa", "--model-b", "qb", expect=5)
+                    status, out, err = run_asking("check", "--claim", "c", "--log", self.log,
+                                                  option, target)
+                    self.assertEqual(status, 5, out + err)
                     self.assertIn("cannot write", err)
                     self.assertEqual(len(err.strip().splitlines()), 1, err)
         self.assertEqual(sorted(os.listdir(self.dir)), ["report.xml"])  # no temporary left
