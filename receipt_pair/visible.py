@@ -68,16 +68,28 @@ def json_text(value, indent=None):
     return _NOT_PLAIN.sub(_json_escape, json.dumps(value, ensure_ascii=False, indent=indent))
 
 
+class StreamFailed(Exception):
+    """Standard output or error refused a write (a closed pipe, a full disk): `name` says
+    which, `error` is the OSError, `stream` the stream underneath."""
+
+    def __init__(self, name, error, stream):
+        super().__init__(f"cannot write to {name}: {error.strerror or error}")
+        self.name, self.error, self.stream = name, error, stream
+
+
 class MarkedStream:
     """A text stream that shows every hidden character except line breaks and tabs as a
     mark: the last guard on what the command line prints. It has no `buffer`, so nothing
-    can write raw bytes past it."""
+    can write raw bytes past it; a write the system refuses is a StreamFailed."""
 
-    def __init__(self, stream):
-        self._stream = stream
+    def __init__(self, stream, name):
+        self._stream, self._name = stream, name
 
     def write(self, text):
-        self._stream.write(visible(text, lines=True))
+        try:
+            self._stream.write(visible(text, lines=True))
+        except OSError as exc:
+            raise StreamFailed(self._name, exc, self._stream) from None
         return len(text)
 
     def writelines(self, texts):
@@ -85,7 +97,10 @@ class MarkedStream:
             self.write(text)
 
     def flush(self):
-        self._stream.flush()
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise StreamFailed(self._name, exc, self._stream) from None
 
     def __getattr__(self, name):
         if name == "buffer":
@@ -97,7 +112,8 @@ class MarkedStream:
 def marked_streams():
     """Standard output and standard error as MarkedStreams, for a `with`."""
     saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = MarkedStream(saved[0]), MarkedStream(saved[1])
+    sys.stdout = MarkedStream(saved[0], "standard output")
+    sys.stderr = MarkedStream(saved[1], "standard error")
     try:
         yield
     finally:

@@ -9,6 +9,7 @@ import threading
 from unittest import mock
 
 from receipt_pair import files, records
+from receipt_pair.cli import main
 from receipt_pair.selftest import DISGUISED, HIDING
 
 from tests.fakeserver import FakeServer, Reply, answer, chat_response, raw_numbers
@@ -442,9 +443,9 @@ class TerminalOutputWithoutTheGuard(TerminalOutput):
         from receipt_pair.visible import MarkedStream, json_text
 
         stream = io.StringIO()
-        MarkedStream(stream).write("a\x1b[2K\rb\x9b\u202e\ud800\tc\n")
+        MarkedStream(stream, "standard output").write("a\x1b[2K\rb\x9b\u202e\ud800\tc\n")
         self.assertEqual(stream.getvalue(), "a<ESC>[2K<CR>b<U+009B><U+202E><U+D800>\tc\n")
-        self.assertFalse(hasattr(MarkedStream(stream), "buffer"))
+        self.assertFalse(hasattr(MarkedStream(stream, "standard output"), "buffer"))
         value = {"k\x85": ["\x1b\x7f\x9b\u202e\u2028\U000e0001\ud800", 1.5]}
         text = json_text(value, indent=2)
         self.assertEqual(raw_controls(text), [])
@@ -641,3 +642,30 @@ class NoTracebackIssue22(GateTest):
                     self.assertEqual(len(err.strip().splitlines()), 1, err)
         self.assertEqual(sorted(os.listdir(self.dir)), ["report.xml"])  # no temporary left
         self.assertTrue(os.path.exists("/dev/full") and not os.path.isfile("/dev/full"))
+
+
+class StandardOutputRefused(TempDirTest):
+    """Item 9's class, one more writer: standard output itself on a full disk or a closed
+    pipe is one line (or, for a reader that went away, none) and exit 5, no traceback."""
+
+    def test_full_disk_and_closed_pipe(self):
+        import subprocess
+
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-m", "receipt_pair", "selftest"], cwd=ROOT,
+                                  stdout=full, stderr=subprocess.PIPE, text=True)
+        self.assertEqual(done.returncode, 5, done.stderr)
+        self.assertEqual(done.stderr, "receipt-pair: cannot write to standard output: No "
+                                      "space left on device\n")
+        # `| head -1`: the reader went away; nothing more to say, to anyone.
+        import contextlib
+        import io
+
+        class Closed(io.StringIO):
+            def write(self, text):
+                raise BrokenPipeError(32, "Broken pipe")
+
+        err = io.StringIO()
+        with contextlib.redirect_stdout(Closed()), contextlib.redirect_stderr(err):
+            status = main(["selftest"])
+        self.assertEqual((status, err.getvalue()), (5, ""))
