@@ -114,7 +114,8 @@ def _action(summary):
     program = one_line(re.split(r"[/\\]", str(gate.get("program")))[-1], 24)
     if gate.get("dry_run"):
         return f"{program}: dry run"
-    return f"{program}: ran" if gate.get("runs") else f"{program}: blocked ({gate.get('status')})"
+    return f"{program}: ran" if gate.get("runs") else \
+        f"{program}: blocked ({one_line(gate.get('status'), 8)})"
 
 
 def _cmd_ledger_show(args):

@@ -390,6 +390,8 @@ class TerminalOutput(TempDirTest):
             entry = json.loads(handle.read())
         entry["receipt"]["reader"]["fingerprint"] = "\x9b2K" + "0" * 64
         entry["receipt"]["time"] = "\x1b[2J"
+        entry["receipt"]["gate"] = {"program": "/bin/x\x1b[2J", "runs": False,
+                                    "status": "\x9b2K", "dry_run": False}
         with open(ledger, "w") as handle:
             handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
         for argv in (("ledger", "verify", ledger), ("ledger", "verify", ledger, "--json"),
