@@ -99,7 +99,7 @@ def record_bytes(value, path, what="the record", indent=None):
                           indent=indent).encode("utf-8")
     except UnicodeEncodeError:
         problem = "a lone surrogate, which is not text"
-    except ValueError:  # NaN, Infinity, a circular reference
+    except ValueError:  # allow_nan=False: NaN or Infinity
         problem = "a number that is not finite (NaN or Infinity), which is not JSON"
     except RecursionError:
         problem = "values nested too deeply"
