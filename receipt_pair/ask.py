@@ -17,6 +17,7 @@ from .conform import conforms
 from .quote_check import parse_reply
 from .readers import pack_replies
 from .request import canonical_json, request_sha256, sha256_text, unapplied_settings
+from .transport import _text_ok
 
 
 @dataclass
@@ -120,6 +121,16 @@ def ask(client, reader, claim, shown, arm, model, extra=None, schema_memory=None
         if "answer" in results and reader.logprobs else None
     confidence = probabilities.get(_verdict_of(replies["answer"])) if probabilities else None
     checked = reader.judge(replies, shown, confidence)
+    try:
+        # A string the reply's JSON spells as a lone surrogate ("\ud800") is not text, as
+        # the same in the chat answer itself is not: no record could hold it, so the call
+        # failed rather than give an answer that cannot be kept.
+        for key in ("verdict", "turn", "quote", "reason"):
+            value = getattr(checked, key)
+            if isinstance(value, str):
+                _text_ok(value, f"model {model}: the reply's {key}")
+    except ServerError as exc:
+        return _failed(known, bodies, schema_sent, exc, started)
     schemas = reader.schemas(shown)
     reply = pack_replies(replies)
     return ModelAnswer(

@@ -53,7 +53,7 @@ def prepare_answers_file(path, fd, items_sha256, items_count, items_name, config
                             "cut an unfinished last line left by an interrupted run"))
     if os.path.getsize(path) == 0:
         records.append_record(fd, records.header_record(items_sha256, items_count,
-                                                        items_name, config))
+                                                        items_name, config), path)
         return {}
     header, rows, _ = records.read_answers(path)
     if header is None:
@@ -82,7 +82,9 @@ def run_batch(items, items_sha256, out_path, client, reader, *, model_a, model_b
 
     `parallel`: how many questions to keep in flight at once (for servers with parallel
     slots). The answers are the same whatever it is; each is appended whole as it arrives.
-    The answers file is locked for the whole run, so a second run on it stops at once.
+    The answers file is locked for the whole run, so a second run on it stops at once. A
+    write the system refuses (a full disk) stops the run with an InputError; every answer
+    already written is kept, and a second run resumes after it.
     """
     progress = progress or (lambda event: None)
 
@@ -97,6 +99,10 @@ def run_batch(items, items_sha256, out_path, client, reader, *, model_a, model_b
                                         config, note)
             return _ask_all(items, done, out_path, fd, client, reader, model_a, model_b,
                             max_turns, extra_a, extra_b, progress, note, parallel)
+    except OSError as exc:  # only the answers file's writes raise it here
+        raise records.cannot_write(out_path, exc, "an answer", kept="the answers already "
+                                   "written are kept: run the same command again to "
+                                   "resume") from None
     finally:
         os.close(fd)
 
@@ -126,7 +132,7 @@ def _ask_all(items, done, out_path, fd, client, reader, model_a, model_b, max_tu
             jobs = [(item, arm, model, extra) for item in todo[arm]]
             for item, answer in _in_flight(question, jobs, parallel):
                 records.append_record(fd, records.answer_row(item.id, answer, reader,
-                                                             max_turns))
+                                                             max_turns), out_path)
                 if arm == "A" and not answer.error:
                     partners[item.id] = answer.checked
                 asked += 1

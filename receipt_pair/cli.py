@@ -2,10 +2,13 @@
 module as one small `add_x` (its options) and `_cmd_x` (its I/O) pair.
 
 Every error of the ReceiptPairError family is caught once in `main` and becomes one line on
-stderr and its named exit status.
+stderr and its named exit status. Whatever a command prints goes through `MarkedStream`, the
+last guard: no raw control character but a line break or a tab reaches the terminal.
 """
 
 import argparse
+import io
+import os
 import sys
 
 from . import __version__, errors
@@ -15,6 +18,7 @@ from .cli_ledger import add_ledger, add_show, add_witness
 from .cli_options import message
 from .cli_runs import add_batch, add_replay, add_score, add_selftest
 from .errors import ReceiptPairError
+from .visible import StreamFailed, marked_streams
 
 # Commands whose arguments after the first "--" are a command to run, not options.
 _RUNS_A_COMMAND = ("gate", "record")
@@ -64,7 +68,34 @@ def _not_text(argv):
 
 
 def main(argv=None):
-    argv = list(sys.argv[1:] if argv is None else argv)
+    with marked_streams():
+        try:
+            status = _main(list(sys.argv[1:] if argv is None else argv))
+            sys.stdout.flush()
+            return status
+        except StreamFailed as exc:
+            return _stream_failed(exc)
+
+
+def _stream_failed(exc):
+    """Standard output or error refused a write: one line where one can still be written
+    (none for a reader that went away, as `| head` does), and exit status 5."""
+    if exc.name == "standard output" and not isinstance(exc.error, BrokenPipeError):
+        try:
+            print(f"receipt-pair: {exc}", file=sys.stderr, flush=True)
+        except StreamFailed:
+            pass
+    try:  # what is still buffered for it must not fail again when Python exits
+        fd = exc.stream.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
+    return errors.EXIT_INPUT
+
+
+def _main(argv):
     bad = _not_text(argv)
     if bad:
         print(f"receipt-pair: argument {bad[0]} ({bad[1]}) is not valid UTF-8 text",

@@ -15,10 +15,12 @@ from .expiry import INVALID, VALID, judge
 from .files import display_name, read_bytes
 from .logs import LogRead
 from .pins import Pin, read_pin
+from .testcounts import describe
 from .readers import get_reader, unpack_replies
 from .records import reply_text
 from .replay import replay_receipt
 from .report import render_check, render_verify
+from .visible import visible
 from .witness import record_turn
 
 # -- check --------------------------------------------------------------------------------
@@ -51,7 +53,7 @@ def _cmd_check(args):
             print(f"\nreceipt saved: {args.save}")
     if result.failed:
         failed = result.failed[0]
-        print(f"receipt-pair: model {failed.arm} could not be asked: {failed.error}",
+        print(f"receipt-pair: model {failed.arm} could not be asked: {visible(failed.error)}",
               file=sys.stderr)
         return errors.EXIT_SERVER
     return errors.EXIT_OK
@@ -129,8 +131,9 @@ def expiry_of_receipt(args):
 
 
 def render_expiry(judged, name):
-    lines = [f"differs: {line}" for line in judged.differences]
-    lines += [f"expired: {line}" for line in judged.reasons]
+    lines = [f"differs: {visible(line)}" for line in judged.differences]
+    lines += [f"expired: {visible(line)}" for line in judged.reasons]
+    name = visible(name)
     if judged.status == VALID:
         lines.append(f"receipt {name}: VALID: it re-derives offline, the log still holds what "
                      "it was made from, and its reader is installed and current")
@@ -164,8 +167,9 @@ def add_gate(commands):
                    help="with --witness: the tests the run must report, from a pin file "
                         "written by `witness pin`")
     p.add_argument("--allow-skipped", type=count_int, metavar="K",
-                   help="with --expect-tests or --pin: at most K tests may be skipped "
-                        "(default: 0, or what the pin file allows)")
+                   help="with --expect-tests or --pin: at most K tests may be skipped or "
+                        "fail as expected (xfail; not passes) (default: 0, or what the pin "
+                        "file allows)")
     p.add_argument("--dry-run", action="store_true",
                    help="ask the models and print the command, but run nothing")
     p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
@@ -232,7 +236,7 @@ def _cmd_gate(args):
     except ReceiptPairError as exc:
         print_flush(f"receipt-pair: {message(exc)}", sys.stderr)
         decision = gating.decide(None, could_check=False, action=action)
-        print_flush(decision.line)
+        print_flush(visible(decision.line))
         return decision.status
     print_lines(render_check(result))
     decision = gating.decide(result.answer, could_check=not result.failed, action=action,
@@ -245,16 +249,16 @@ def _cmd_gate(args):
                        "status": decision.status, "dry_run": args.dry_run})
     if result.failed:  # one model failed: whatever the rule, nothing runs
         failed = result.failed[0]
-        print_flush(f"receipt-pair: model {failed.arm} could not be asked: {failed.error}",
-                    sys.stderr)
+        print_flush(f"receipt-pair: model {failed.arm} could not be asked: "
+                    f"{visible(failed.error)}", sys.stderr)
     if decision.why:
-        print_flush(f"receipt-pair: {decision.why}")
-    print_flush(decision.line)
+        print_flush(f"receipt-pair: {visible(decision.why)}")
+    print_flush(visible(decision.line))
     if not decision.runs:
         return decision.status
     status, problem = gating.run_action(action)
     if problem:
-        print_flush(f"receipt-pair: {problem}", sys.stderr)
+        print_flush(f"receipt-pair: {visible(problem)}", sys.stderr)
     return status
 
 
@@ -275,13 +279,14 @@ def _cmd_record(args):
 
 def _pin_line(witness):
     counts, pin = witness.counts, witness.pin
-    wanted = f"the pin asks for {pin.tests} tests, at most {pin.skipped} skipped"
+    wanted = (f"the pin asks for {pin.tests} tests, at most {pin.skipped} skipped or "
+              "expected to fail")
     if counts is None:
         return f"the witness run printed no test count that can be read; {wanted}"
-    return (f"the witness run reported {counts.tests} tests ({counts.skipped} skipped, read "
-            f"from {counts.source} output); {wanted}")
+    return (f"the witness run reported {describe(counts)} (read from {counts.source} "
+            f"output); {wanted}")
 
 
 def _note(message):
-    print(f"note: {message}", file=sys.stderr, flush=True)
+    print(f"note: {visible(message)}", file=sys.stderr, flush=True)
 

@@ -1,9 +1,7 @@
 """The commands about receipts over time: ledger verify, ledger show, witness pin."""
 
-import os
 import re
 import sys
-import tempfile
 
 from . import errors
 from .cli_options import count_int, print_flush, print_json, print_lines
@@ -13,8 +11,9 @@ from .files import decode, display_name, loads_strict, read_bytes
 from .ledger import LEDGER_SCHEMA, entry_summary, read_ledger, verify_ledger
 from .page import ledger_page, receipt_page
 from .pins import pin_file_record, pin_from_collection, pin_from_junit
-from .records import RECEIPT_SCHEMAS, utc_now, write_json_atomic
+from .records import RECEIPT_SCHEMAS, utc_now, write_atomic, write_json_atomic
 from .replay import replay_receipt
+from .visible import visible
 
 # -- ledger verify, ledger show -----------------------------------------------------------
 
@@ -43,13 +42,10 @@ def add_ledger(commands):
     show.set_defaults(func=_cmd_ledger_show)
 
 
-_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
-
-
 def one_line(text, width=None):
-    """Text from a ledger made safe for one terminal line: control, format and direction
-    characters shown as "?", whitespace runs as one space, cut to `width`."""
-    text = _CONTROLS.sub("?", " ".join(str(text if text is not None else "").split()))
+    """Text from a ledger made safe for one terminal line: whitespace runs as one space,
+    control, format and direction characters as marks, cut to `width`."""
+    text = visible(" ".join(str(text if text is not None else "").split()))
     if width and len(text) > width:
         text = text[:width - 3] + "..."
     return text
@@ -93,11 +89,12 @@ def _cmd_ledger_verify(args):
                     "head": head, "expiry": expiry if args.expiry else None,
                     "ok": not failed})
         return errors.EXIT_NO_RECEIPT if failed else errors.EXIT_OK
-    lines = [f"differs: {line}" for line in differences]
+    lines = [f"differs: {visible(line)}" for line in differences]
+    name = visible(name)
     for judged in expiry:
         reasons = judged["reasons"] + judged["differences"]
         lines.append(f"entry {judged['entry']}: {judged['status']}"
-                     + (f": {'; '.join(reasons)}" if reasons else ""))
+                     + (f": {visible('; '.join(reasons))}" if reasons else ""))
     if differences:
         lines.append(f"ledger verify: {len(differences)} difference(s) in {name} "
                      f"({len(entries)} entries)")
@@ -117,7 +114,8 @@ def _action(summary):
     program = one_line(re.split(r"[/\\]", str(gate.get("program")))[-1], 24)
     if gate.get("dry_run"):
         return f"{program}: dry run"
-    return f"{program}: ran" if gate.get("runs") else f"{program}: blocked ({gate.get('status')})"
+    return f"{program}: ran" if gate.get("runs") else \
+        f"{program}: blocked ({one_line(gate.get('status'), 8)})"
 
 
 def _cmd_ledger_show(args):
@@ -144,7 +142,7 @@ def _cmd_ledger_show(args):
     troubled = [e.number for e in entries if e.problems]
     if troubled:
         print_flush(f"note: entries {', '.join(map(str, troubled))} have problems; run "
-                    f"receipt-pair ledger verify {args.ledger}", sys.stderr)
+                    f"receipt-pair ledger verify {visible(args.ledger)}", sys.stderr)
     return errors.EXIT_OK
 
 # -- show --html --------------------------------------------------------------------------
@@ -183,22 +181,6 @@ def _kind(data, name):
     raise InputError(f"{name}: neither a receipt-pair receipt nor a ledger")
 
 
-def _write_text(path, text):
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, temp = tempfile.mkstemp(prefix=".page-", dir=directory)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write the page: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
-            handle.write(text)
-        os.replace(temp, path)
-    except OSError as exc:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise InputError(f"{path}: cannot write the page: {exc.strerror or exc}") from None
-
-
 def _cmd_show(args):
     name = display_name(args.file)
     data = read_bytes(args.file)
@@ -212,7 +194,7 @@ def _cmd_show(args):
     if args.html == "-":
         sys.stdout.write(page)
     else:
-        _write_text(args.html, page)
+        write_atomic(args.html, page.encode("utf-8", "backslashreplace"), "the page")
     print_flush(f"show: wrote {args.html} ({what}"
                 + (f"; {len(differences)} difference(s), shown on the page)" if differences
                    else "; re-derived offline, no differences)"),
@@ -240,8 +222,8 @@ def add_witness(commands):
                              "the tests collected, none skipped")
     pin.add_argument("--out", required=True, metavar="FILE", help="the pin file to write")
     pin.add_argument("--allow-skipped", type=count_int, metavar="K",
-                     help="how many tests a run may skip (default: as many as the report "
-                          "skipped; 0 for a collection)")
+                     help="how many tests a run may skip or have fail as expected (xfail) "
+                          "(default: as many as the report did; 0 for a collection)")
     pin.set_defaults(func=_cmd_witness_pin)
 
 
@@ -255,11 +237,8 @@ def _cmd_witness_pin(args):
         pin = pin_from_collection(data, name, args.allow_skipped)
     if args.out == "-":
         raise UsageError("witness pin --out needs a file name")
-    try:
-        write_json_atomic(args.out, pin_file_record(pin, utc_now()))
-    except OSError as exc:
-        raise InputError(f"{args.out}: cannot write the pin: {exc.strerror or exc}") from None
-    print_flush(f"pinned {pin.tests} tests, at most {pin.skipped} skipped, from {pin.source}: "
-                f"{args.out}")
+    write_json_atomic(args.out, pin_file_record(pin, utc_now()), "the pin")
+    print_flush(f"pinned {pin.tests} tests, at most {pin.skipped} skipped or expected to fail, "
+                f"from {pin.source}: {args.out}")
     print_flush(f"next: receipt-pair gate --witness --pin {args.out} ...", sys.stderr)
     return errors.EXIT_OK

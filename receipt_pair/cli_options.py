@@ -4,7 +4,6 @@ Only the command line prints; these helpers are its own.
 """
 
 import argparse
-import json
 import os
 import sys
 
@@ -24,6 +23,7 @@ from .report import render_differences
 from .request import SETTINGS
 from .rules import DEFAULT_RULE, RULES
 from .transport import MAX_TIMEOUT
+from .visible import json_text, visible
 
 def json_object(text):
     try:
@@ -85,7 +85,7 @@ def read_log_args(args, path=None, redact=None):
         redact = not getattr(args, "no_redact", False)
     read = read_log(path or args.log, getattr(args, "format", None), warnings, redact)
     for warning in warnings:
-        print(f"note: {warning}", file=sys.stderr, flush=True)
+        print(f"note: {visible(warning)}", file=sys.stderr, flush=True)
     if read.redactions:
         print(f"note: {read.redactions} credential(s) in the log replaced by [REDACTED] "
               "before the models saw it", file=sys.stderr, flush=True)
@@ -134,7 +134,7 @@ def client_for(args):
 
 
 def print_json(value):
-    print(json.dumps(value, indent=2, ensure_ascii=False))
+    print(json_text(value, indent=2))
 
 
 def print_lines(lines, stream=None):
@@ -181,16 +181,12 @@ def keep_receipt(args, result, log_name, log_sha256, turns, witness=None, made_b
     receipt = build_receipt(result, log_name, log_sha256, turns, args.max_turns, dict(SETTINGS),
                             witness, made_by, gate, redaction)
     if args.save:
-        try:
-            write_json_atomic(args.save, receipt)
-        except OSError as exc:
-            raise InputError(f"{args.save}: cannot write the receipt: "
-                             f"{exc.strerror or exc}") from None
+        write_json_atomic(args.save, receipt, "the receipt")
     if ledger:
-        entry = append_receipt(ledger, receipt, note=lambda line: print_flush(f"note: {line}",
-                                                                              sys.stderr))
-        print_flush(f"receipt-pair: receipt appended to {ledger} as entry {entry['entry']}",
-                    sys.stderr)
+        entry = append_receipt(ledger, receipt, note=lambda line: print_flush(
+            f"note: {visible(line)}", sys.stderr))
+        print_flush(f"receipt-pair: receipt appended to {visible(ledger)} as entry "
+                    f"{entry['entry']}", sys.stderr)
     return receipt
 
 
@@ -208,6 +204,7 @@ def report_differences(differences, what, count):
 
 
 def message(exc):
-    """An error's line, with what to do about it on the command line when it says."""
+    """An error's line, with what to do about it on the command line when it says; what it
+    quotes from a file or a server is shown with its control characters as marks."""
     hint = getattr(exc, "cli_hint", None)
-    return f"{exc} ({hint})" if hint else str(exc)
+    return visible(f"{exc} ({hint})" if hint else str(exc))

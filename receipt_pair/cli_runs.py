@@ -16,6 +16,7 @@ from .report import progress_line, render_score
 from .score import missing_any, score
 from .selftest import run_probes
 from .cli_check import rederive_receipt
+from .visible import visible
 
 # -- batch, score, replay -----------------------------------------------------------------
 
@@ -66,7 +67,7 @@ def _load_run(answers_path, items_path, bad_lines=None):
     items, items_sha256 = read_items(items_path)
     header, rows, warnings = read_answers(answers_path, bad_lines)
     for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(f"warning: {visible(warning)}", file=sys.stderr)
     return items, items_sha256, header, rows
 
 

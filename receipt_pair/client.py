@@ -20,7 +20,7 @@ from .servers import KINDS, LEMONADE, LLAMA_ROUTER, LLAMA_SERVER, LMSTUDIO, OLLA
     VLLM, get_kind
 from .transport import (HINT_REMOTE, RemoteModelRefused, SchemaRefused, ServerUnreachable,
                         Transport, _error_message, _hinted, _loads, _refusal, _text_ok,
-                        check_base_url)
+                        check_base_url, not_an_answer)
 
 DEFAULT_BASE_URL = "http://localhost:13305/api/v1"
 DEFAULT_MODEL_A = "Qwen3-4B-Instruct-2507-GGUF"
@@ -35,6 +35,10 @@ LOADING_WAIT = 1.0  # seconds between tries while llama-server says it is still 
 
 TIMING_KEYS = ("prompt_n", "prompt_ms", "predicted_n", "predicted_ms", "cache_n")
 USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens")
+# Where a chat answer keeps the server's own figures: a non-finite number there is dropped,
+# not refused (OpenAI's usage, llama-server's timings, Ollama's counts and durations).
+FIGURES = ("usage", "timings", "prompt_eval_count", "prompt_eval_duration", "eval_count",
+           "eval_duration", "total_duration", "load_duration")
 # Words in a server's refusal that mean "I cannot constrain the reply to that schema".
 _SCHEMA_WORDS = ("response_format", "json_schema", "schema", "grammar")
 # Where servers put a thinking model's reasoning, beside the answer's content.
@@ -104,16 +108,17 @@ class Client(Transport):
                 continue
             break
         wall = time.monotonic() - started
-        if status >= 400:
-            message = _error_message(data)
+        problem = not_an_answer(status, data)
+        if problem:
             constrained = ("format" if native else "response_format") in body
             words = _SCHEMA_WORDS + (("format",) if native else ())
             error = SchemaRefused if (
                 status in (400, 422, 500) and constrained
-                and any(word in message.lower() for word in words)) else ServerError
-            raise error(f"model {model}: the server answered HTTP {status}: {message}")
+                and any(word in _error_message(data).lower() for word in words)) \
+                else ServerError
+            raise error(f"model {model}: the server answered {problem}")
         try:
-            reply = _loads(data)
+            reply = _loads(data, FIGURES)
         except ValueError as exc:
             raise ServerError(f"model {model}: the server's answer is not JSON ({exc}): "
                               f"{data[:80]!r}") from None

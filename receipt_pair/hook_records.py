@@ -16,7 +16,7 @@ import re
 import secrets
 import time
 
-from .errors import InputError
+from .errors import InputError, ReceiptPairError
 from .files import decode, loads_strict, read_bytes
 from .records import build_receipt, canonical_sha256, utc_now, write_json_atomic
 from .request import SETTINGS
@@ -135,7 +135,7 @@ def record_state(directory, hook, state):
     would let the hook block at every stop."""
     try:
         save_state(directory, hook, state)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, ReceiptPairError) as exc:  # InputError: a folder, a device
         return f"{state_path(directory, hook)}: {why_not_saved(exc)}"
     if load_state(directory, hook, type(state)) != state:
         return f"{state_path(directory, hook)} does not read back what was written"

@@ -20,14 +20,13 @@ two processes appending at once (two hooks) neither interleave nor lose an entry
 """
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass, field
 from typing import List, Optional
 
 from .errors import InputError, UsageError
 from .files import loads_strict
-from .records import RECEIPT_SCHEMAS, locked, open_append, utc_now
+from .records import RECEIPT_SCHEMAS, cannot_write, locked, open_append, record_bytes, utc_now
 from .replay import replay_receipt
 
 LEDGER_SCHEMA = "receipt-pair/ledger/1"
@@ -88,6 +87,7 @@ def append_receipt(path, receipt, note=None):
         raise UsageError("only a receipt-pair receipt can be appended to a ledger")
     if str(path) == "-":
         raise UsageError("a ledger is a file that is appended to, not standard output")
+    record_bytes(receipt, path, "the receipt")  # one that cannot be written stops here
     note = note or (lambda message: None)
     fd = open_append(path)
     try:
@@ -109,13 +109,12 @@ def append_receipt(path, receipt, note=None):
                 prev, number = (line_sha256(last) if breaks else GENESIS), breaks + 1
             entry = {"schema": LEDGER_SCHEMA, "entry": number, "prev_sha256": prev,
                      "time": utc_now(), "receipt": receipt}
-            line = json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            line = record_bytes(entry, path, "the receipt")
             data = (b"\n" if torn else b"") + line + b"\n"
             try:
                 written = os.write(fd, data)
             except OSError as exc:
-                raise InputError(f"{path}: cannot append the receipt: "
-                                 f"{exc.strerror or exc}") from None
+                raise cannot_write(path, exc, "the receipt") from None
             if written != len(data):
                 raise InputError(f"{path}: cannot append the receipt: a short write "
                                  f"({written} of {len(data)} bytes; a full disk?)")

@@ -7,7 +7,8 @@ hashes and settings. The page has no script, no image, no font, no form and no l
 one file with inline CSS, and a Content-Security-Policy that would forbid scripts and
 fetches even if markup slipped through. A log is hostile input: every string taken from a
 receipt (claim, log, quotes, reasons, model names, hashes) is escaped with
-`html.escape(..., quote=True)`, in text and in attributes alike, and ids and classes are
+`html.escape(..., quote=True)`, in text and in attributes alike, after its control, format
+and direction characters are shown as marks (`visible.visible`), and ids and classes are
 made from counters and fixed words, never from the receipt.
 """
 
@@ -15,6 +16,8 @@ import html
 import json
 
 from .answers import CODE_TEXT, OK
+from .testcounts import describe
+from .visible import visible
 
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; form-action 'none'; "
        "base-uri 'none'")
@@ -58,8 +61,9 @@ table.kv td:first-child{width:220px;color:#39424e}
 
 
 def esc(value):
-    """Text for HTML, in an element or a double-quoted attribute: & < > " ' escaped."""
-    return html.escape("" if value is None else str(value), quote=True)
+    """Text for HTML, in an element or a double-quoted attribute: & < > " ' escaped, and
+    every control, format or direction character but a line break or a tab as a mark."""
+    return html.escape(visible(value, lines=True), quote=True)
 
 
 def _json(value):
@@ -234,10 +238,10 @@ def _gate_and_witness(receipt):
             esc(witness.get("reading") or "no problem with the witness run")) + "</p>")
         pin, counts = witness.get("pin"), witness.get("counts")
         if isinstance(pin, dict):
-            read = (f"{esc(counts.get('tests'))} tests, {esc(counts.get('skipped'))} skipped"
-                    if isinstance(counts, dict) else "no readable count")
+            read = esc(describe(counts)) if isinstance(counts, dict) else "no readable count"
             parts.append(f"<p><span class=\"label\">Pin</span>{esc(pin.get('tests'))} tests, "
-                         f"at most {esc(pin.get('skipped'))} skipped; the run reported {read}; "
+                         f"at most {esc(pin.get('skipped'))} skipped or expected to fail; the "
+                         f"run reported {read}; "
                          f"shortfall {_json(witness.get('shortfall'))}</p>")
     return "".join(parts)
 

@@ -2,7 +2,9 @@
 
 A green run over 3 of 10 tests is green. A pin says "10 tests, at most 0 skipped"; a
 witness run that reports fewer tests, skips more, or prints no count that can be read,
-cannot back a `shown`, whatever the models say (`witness_problem`). A pin comes from
+cannot back a `shown`, whatever the models say (`witness_problem`). An expected failure
+(xfail, expectedFailure) is not a pass: it counts with the skips against what the pin
+allows, so tests turned into expected failures cannot stand in for passing ones. A pin comes from
 `gate --expect-tests N` or from a pin file that `witness pin` writes from a JUnit report
 or from pytest's collection (`pytest --collect-only -q`).
 """
@@ -30,7 +32,7 @@ class Pin:
     """What a verifying run must report: at least `tests` tests, at most `skipped` skipped."""
 
     tests: int
-    skipped: int = 0
+    skipped: int = 0  # skips and expected failures allowed, together
     source: str = ""  # where the numbers came from, for a person reading the receipt
     source_sha256: Optional[str] = None
 
@@ -42,7 +44,12 @@ class Pin:
         if counts is None:
             return {"tests": self.tests, "skipped": 0}
         return {"tests": max(self.tests - counts.tests, 0),
-                "skipped": max(counts.skipped - self.skipped, 0)}
+                "skipped": max(not_passing(counts) - self.skipped, 0)}
+
+
+def not_passing(counts):
+    """The tests of a run that neither passed nor failed: skipped, or expected to fail."""
+    return counts.skipped + counts.expected_failures
 
 
 def _tests(n):
@@ -60,9 +67,15 @@ def pin_problem(pin, counts):
     if counts.tests < pin.tests:
         problems.append(f"reported {_tests(counts.tests)}, {pin.tests - counts.tests} fewer "
                         f"than the {pin.tests} pinned")
-    if counts.skipped > pin.skipped:
-        problems.append(f"skipped {_tests(counts.skipped)}, more than the {pin.skipped} the "
-                        "pin allows")
+    if not_passing(counts) > pin.skipped:
+        if not counts.expected_failures:
+            problems.append(f"skipped {_tests(counts.skipped)}, more than the {pin.skipped} "
+                            "the pin allows")
+        else:
+            what = [f"skipped {_tests(counts.skipped)}"] if counts.skipped else []
+            what.append(f"expected {_tests(counts.expected_failures)} to fail")
+            problems.append(f"{' and '.join(what)}, more than the {pin.skipped} the pin "
+                            "allows to skip or to fail as expected")
     return ", and ".join(problems) or None
 
 
@@ -78,11 +91,12 @@ def witness_problem(exit_status, pin=None, counts=None):
 
 
 def pin_from_junit(data, name, allow_skipped=None):
-    """A Pin from a JUnit report: its test cases, and as many skipped as it skipped."""
+    """A Pin from a JUnit report: its test cases, and as many skipped (or expected to fail)
+    as it had."""
     counts = count_junit(data, name)
     if counts.tests < 1:
         raise InputError(f"{name}: the report holds no test cases; there is nothing to pin")
-    skipped = counts.skipped if allow_skipped is None else allow_skipped
+    skipped = not_passing(counts) if allow_skipped is None else allow_skipped
     return Pin(counts.tests, skipped, f"junit {name}", sha256_bytes(data))
 
 

@@ -2,7 +2,11 @@
 
 Appends are whole lines written by one system call, so an interrupted run leaves at most
 one partial last line, which readers report and skip and a resumed batch cuts off. Files
-that are replaced are written to a temporary file and renamed.
+that are replaced are written to a temporary file and renamed; only a regular file is ever
+replaced (a device such as /dev/full, a pipe or a folder is refused, never swapped for a
+file). Every record is strict JSON that the readers here read back: a value JSON text
+cannot hold (NaN, Infinity, a lone surrogate) is an error before anything is written, and
+so is every write the system refuses (a full disk, a folder), each one line.
 """
 
 import contextlib
@@ -10,6 +14,7 @@ import datetime
 import hashlib
 import json
 import os
+import stat
 import tempfile
 
 try:
@@ -80,24 +85,68 @@ def answer_row(item_id, answer, reader, max_turns):
     return {key: fields[key] for key in ROW_KEYS}
 
 
-def append_record(fd, record):
-    """Append one record as one whole line with a single write; return the line's bytes."""
-    line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+def cannot_write(path, exc, what="", kept=""):
+    """The one-line InputError for a write to `path` the system refused: `what` was being
+    written, `kept` what is kept all the same."""
+    reason = "it is a directory, not a file" if isinstance(exc, IsADirectoryError) else \
+        exc.strerror or str(exc)
+    return InputError(f"{path}: cannot write{' ' + what if what else ''}: {reason}"
+                      + (f"; {kept}" if kept else ""))
+
+
+def record_bytes(value, path, what="the record", indent=None):
+    """`value` as the UTF-8 JSON text of a record, which `files.loads_strict` reads back; an
+    InputError naming `path` and `what` for a value JSON text cannot hold."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False,
+                          indent=indent).encode("utf-8")
+    except UnicodeEncodeError:
+        problem = "a lone surrogate, which is not text"
+    except ValueError:  # allow_nan=False: NaN or Infinity
+        problem = "a number that is not finite (NaN or Infinity), which is not JSON"
+    except RecursionError:
+        problem = "values nested too deeply"
+    raise InputError(f"{path}: nothing was written: {what} holds {problem}")
+
+
+def append_record(fd, record, path="the file"):
+    """Append one record as one whole line with a single write; return the line's bytes.
+
+    A record that cannot be written as JSON is an InputError before anything is written; a
+    write the system refuses (a full disk) is an OSError for the caller to name."""
+    line = record_bytes(record, path) + b"\n"
     written = os.write(fd, line)
     if written != len(line):  # a regular file takes it all; anything else is an error
         raise OSError(f"short write ({written} of {len(line)} bytes)")
     return line
 
 
+def _not_a_file(path, what=""):
+    """The InputError for a `path` that exists and is not a regular file, else None: a
+    record is never written to a folder, a device (/dev/full, /dev/zero) or a pipe, which
+    could not be read back, and never replaces one."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return cannot_write(path, exc, what)
+    if stat.S_ISREG(mode):
+        return None
+    return cannot_write(path, IsADirectoryError() if stat.S_ISDIR(mode) else OSError(
+        "it is not a regular file (a device or a pipe); give a file name"), what)
+
+
 def open_append(path):
     """A file descriptor appending to `path` (created if missing); an InputError saying why
-    not (a directory, a folder that does not exist, no permission)."""
+    not (a directory, a device, a folder that does not exist, no permission)."""
+    problem = _not_a_file(path)
+    if problem:
+        raise problem
     try:
         return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a file") from None
     except OSError as exc:
-        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise cannot_write(path, exc) from None
 
 
 @contextlib.contextmanager
@@ -138,13 +187,20 @@ def locked(fd, path, wait=False):
 def mend_last_line(path):
     """Make a file of records end in a whole line: a complete last record written without its
     newline gets one; an unfinished one (a write cut by a kill) is cut off. Return what was
-    done ("", "ended", "cut")."""
+    done ("", "ended", "cut"). A path that cannot be mended (a folder) is an InputError."""
     try:
         size = os.path.getsize(path)
     except OSError:
         return ""
     if size == 0:
         return ""
+    try:
+        return _mend(path)
+    except OSError as exc:
+        raise cannot_write(path, exc) from None
+
+
+def _mend(path):
     with open(path, "rb+") as handle:
         handle.seek(-1, os.SEEK_END)
         if handle.read(1) == b"\n":
@@ -232,19 +288,34 @@ def _record_problem(record):
     return None
 
 
-def write_json_atomic(path, value):
-    """Write `value` as JSON to `path` through a temporary file and a rename."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(prefix=".receipt-", dir=directory)
+def write_atomic(path, data, what):
+    """Replace `path` with `data` (bytes) through a temporary file and a rename; an
+    InputError naming `what` ("the receipt") when it cannot be done, with nothing left
+    behind. Only a regular file (or a new one) is replaced."""
+    problem = _not_a_file(path, what)
+    if problem:
+        raise problem
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(value, handle, ensure_ascii=False, indent=2)
-            handle.write("\n")
+        fd, temp = tempfile.mkstemp(prefix=".receipt-pair-", dir=os.path.dirname(
+            os.path.abspath(path)))
+    except OSError as exc:
+        raise cannot_write(path, exc, what) from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(temp, path)
-    except BaseException:
+    except BaseException as exc:
         if os.path.exists(temp):
             os.unlink(temp)
+        if isinstance(exc, OSError):
+            raise cannot_write(path, exc, what) from None
         raise
+
+
+def write_json_atomic(path, value, what="the record"):
+    """Write `value` as JSON to `path` through a temporary file and a rename (`write_atomic`);
+    a value that cannot be written is an InputError before anything is."""
+    write_atomic(path, record_bytes(value, path, what, indent=2) + b"\n", what)
 
 
 def canonical_sha256(record, leave_out):

@@ -14,9 +14,14 @@ or from the summary lines test runners print:
   per test binary).
 
 Where two kinds of summary are found (a script that runs pytest and then jest), their
-counts are added. A summary line is text like any other: the code under test can print
-one. A pin therefore catches a suite that shrank or skipped its way to green, not a test
-suite written to lie about itself.
+counts are added. An expected failure (pytest's xfail, unittest's expectedFailure, a JUnit
+<skipped type="pytest.xfail">) ran but is not a pass: it is counted apart, and a pin counts
+it with the skips (pins.py), so it cannot make up for a missing passing test. An
+unexpected success (xpassed) is counted as passed.
+
+A summary line is text like any other: the code under test can print one. A pin
+therefore catches a suite that shrank or skipped its way to green, not a test suite
+written to lie about itself.
 """
 
 import re
@@ -47,11 +52,12 @@ _CARGO_LINE = re.compile(r"^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) fai
 class Counts:
     """The tests a run reports: how many in all (ran or skipped), and how they ended."""
 
-    tests: int
+    tests: int  # passed + failed + skipped + expected_failures
     passed: int
     failed: int  # failures and errors
     skipped: int
     source: str  # where the numbers were read: "pytest", "unittest", "junit", ...
+    expected_failures: int = 0  # ran and failed as marked to (xfail): not passes
 
     def to_dict(self):
         return asdict(self)
@@ -59,7 +65,16 @@ class Counts:
     def __add__(self, other):
         return Counts(self.tests + other.tests, self.passed + other.passed,
                       self.failed + other.failed, self.skipped + other.skipped,
-                      f"{self.source}+{other.source}")
+                      f"{self.source}+{other.source}",
+                      self.expected_failures + other.expected_failures)
+
+
+def describe(counts):
+    """Counts (or their dict, as a receipt keeps them) for a person: "10 tests: 7 passed,
+    0 failed, 3 expected to fail, 0 skipped"."""
+    c = counts.to_dict() if isinstance(counts, Counts) else counts
+    return (f"{c.get('tests')} tests: {c.get('passed')} passed, {c.get('failed')} failed, "
+            f"{c.get('expected_failures', 0)} expected to fail, {c.get('skipped')} skipped")
 
 
 def _screen_lines(text):
@@ -90,9 +105,10 @@ def _pytest(lines):
             passed = numbers.get("passed", 0) + numbers.get("xpassed", 0)
             failed = numbers.get("failed", 0) + numbers.get("error", 0)
             skipped = numbers.get("skipped", 0)
-            # An expected failure ran; a deselected test did not.
-            tests = passed + failed + skipped + numbers.get("xfailed", 0)
-            found = Counts(tests, passed + numbers.get("xfailed", 0), failed, skipped, "pytest")
+            expected = numbers.get("xfailed", 0)
+            # An expected failure ran (not a pass); a deselected test did not run.
+            found = Counts(passed + failed + skipped + expected, passed, failed, skipped,
+                           "pytest", expected)
     return found
 
 
@@ -112,7 +128,9 @@ def _unittest(lines):
                     numbers[key] = int(value)
             failed = numbers.get("failures", 0) + numbers.get("errors", 0)
             skipped = numbers.get("skipped", 0)
-            found = Counts(ran, ran - failed - skipped, failed, skipped, "unittest")
+            expected = numbers.get("expected failures", 0)
+            found = Counts(ran, ran - failed - skipped - expected, failed, skipped, "unittest",
+                           expected)
             ran = None
     return found
 
@@ -188,9 +206,13 @@ def count_junit(data, name="JUnit report"):
         return Counts(totals["tests"], totals["tests"] - failed - totals["skipped"], failed,
                       totals["skipped"], "junit")
     failed = sum(1 for c in cases if c.find("failure") is not None or c.find("error") is not None)
-    skipped = sum(1 for c in cases if c.find("skipped") is not None
-                  and c.find("failure") is None and c.find("error") is None)
-    return Counts(len(cases), len(cases) - failed - skipped, failed, skipped, "junit")
+    # pytest writes an expected failure as <skipped type="pytest.xfail">.
+    not_run = [c.find("skipped") for c in cases if c.find("skipped") is not None
+               and c.find("failure") is None and c.find("error") is None]
+    expected = sum(1 for s in not_run if s.get("type") == "pytest.xfail")
+    skipped = len(not_run) - expected
+    return Counts(len(cases), len(cases) - failed - skipped - expected, failed, skipped,
+                  "junit", expected)
 
 
 _READERS = (_pytest, _unittest, _jest_or_vitest, _go, _cargo)

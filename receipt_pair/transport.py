@@ -9,7 +9,12 @@ Limits, so that no server can hold or flood a call:
 - the timeout is a deadline for the whole call: connecting, sending, waiting, and reading
   however slowly the server trickles its answer;
 - an answer body larger than MAX_BODY_BYTES is an error, and so is one that is not valid
-  UTF-8, is nested too deeply to parse, or carries a lone surrogate in its text.
+  UTF-8, is nested too deeply to parse, or carries a lone surrogate in its text;
+- only a 2xx response is an answer: a redirect is followed nowhere and an interim 1xx is
+  none, whatever body either carries;
+- JSON is strict: NaN and Infinity (and numbers too large for a float) are not JSON. In a
+  server's own figures (token counts, timings) they are dropped; anywhere else the answer
+  is refused, so nothing that cannot be written back as JSON gets into a record.
 
 Error messages name no command-line flags (Python callers read them too); where a flag
 helps, it is in the exception's `cli_hint` attribute, which the command line appends.
@@ -18,6 +23,7 @@ helps, it is in the exception's `cli_hint` attribute, which the command line app
 import http.client
 import ipaddress
 import json
+import math
 import socket
 import threading
 import time
@@ -151,20 +157,69 @@ class _TLSConnection(_Guarded, http.client.HTTPSConnection):
         self._guard(allow_remote)
 
 
-def _loads(data):
+def _loads(data, figures=()):
     """JSON from a server's bytes; ValueError for anything that is not clean JSON text.
 
-    Invalid UTF-8 and nesting too deep for the parser (RecursionError) are refused like any
-    other malformed body.
+    Invalid UTF-8, nesting too deep for the parser (RecursionError) and numbers that are not
+    finite (NaN, Infinity, 1e999) are refused like any other malformed body, except that a
+    non-finite number inside a top-level field named in `figures` (the server's token
+    counts and timings, which only inform) is dropped from it.
     """
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"not valid UTF-8 (byte {exc.start})") from None
+    odd = []
+
+    def constant(name):
+        odd.append(name)
+        return float(name)
+
+    def number(digits):
+        value = float(digits)
+        if not math.isfinite(value):
+            odd.append(digits)
+        return value
+
     try:
-        return json.loads(text)
+        value = json.loads(text, parse_constant=constant, parse_float=number)
+        if odd:
+            value = _finite(value, False, figures)
     except RecursionError:
         raise ValueError("nested too deeply") from None
+    return value
+
+
+_DROPPED = object()
+
+
+def _finite(value, drop, figures=()):
+    """`value` with its non-finite numbers dropped where `drop` (or inside a top-level field
+    named in `figures`); one anywhere else is a ValueError."""
+    if isinstance(value, dict):
+        pairs = [(k, _finite(v, drop or k in figures)) for k, v in value.items()]
+        return {k: v for k, v in pairs if v is not _DROPPED}
+    if isinstance(value, list):
+        return [v for v in (_finite(v, drop) for v in value) if v is not _DROPPED]
+    if isinstance(value, float) and not math.isfinite(value):
+        if drop:
+            return _DROPPED
+        raise ValueError("NaN or Infinity is not JSON")
+    return value
+
+
+def not_an_answer(status, data):
+    """Why a response with HTTP `status` is not an answer ("HTTP 404: not found"), or None
+    for a 2xx. A redirect's body, a chat reply or not, is no answer from the server asked,
+    and an interim 1xx is no answer at all."""
+    if 200 <= status < 300:
+        return None
+    if status >= 400:
+        return f"HTTP {status}: {_error_message(data)}"
+    if 300 <= status < 400:
+        return (f"HTTP {status}, a redirect, which receipt-pair never follows (only a 2xx "
+                "response is an answer)")
+    return f"HTTP {status}, which is not an answer (only a 2xx response is)"
 
 
 def _error_message(data):
@@ -326,9 +381,9 @@ class Transport:
 
     def _json(self, method, path, payload=None, timeout=None, root=False):
         status, data = self.request(method, path, payload, timeout, root)
-        if status >= 400:
-            raise ServerError(f"the model server answered HTTP {status} to {path}: "
-                              f"{_error_message(data)}")
+        problem = not_an_answer(status, data)
+        if problem:
+            raise ServerError(f"the model server answered {path} with {problem}")
         try:
             return _loads(data)
         except ValueError as exc:

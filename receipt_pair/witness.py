@@ -6,6 +6,7 @@ the exit status, UTC start and end times and the sha256 of the output bytes. The
 only ever appended to, one whole line per record.
 """
 
+import codecs
 import hashlib
 import os
 import queue
@@ -143,6 +144,9 @@ def _stream(process, echo):
     threading.Thread(target=pump, daemon=True).start()
     capture = _Capture()
     sink = getattr(echo, "buffer", None) if echo is not None else None
+    # A text stream (the command line's marked one) gets whole characters, however the
+    # chunks split them.
+    text = codecs.getincrementaldecoder("utf-8")("replace")
     if echo is not None:
         echo.flush()  # text already written must come before the command's bytes
     while True:
@@ -160,8 +164,10 @@ def _stream(process, echo):
             sink.write(chunk)
             sink.flush()
         elif echo is not None:
-            echo.write(chunk.decode("utf-8", "replace"))
+            echo.write(text.decode(chunk))
             echo.flush()
+    if sink is None and echo is not None:
+        echo.write(text.decode(b"", final=True))
     return capture.data()
 
 
@@ -213,7 +219,7 @@ def record_turn(log_path, argv, echo=None, env=None, note=None, pin=None):
                 "output_was_utf8": output.encode("utf-8", "surrogatepass") == data,
             }
             try:
-                line = append_record(fd, record)
+                line = append_record(fd, record, log_path)
             except OSError as exc:
                 raise InputError(f"{log_path}: the command ran (exit status {status}) but its "
                                  f"record could not be written: {exc.strerror or exc}") from None

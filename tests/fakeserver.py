@@ -46,6 +46,20 @@ def chat_response(content, prompt_tokens=120, completion_tokens=30, finish_reaso
     }
 
 
+def raw_numbers(body, **tokens):
+    """`body` as JSON bytes in which every field named in `tokens` holds that raw token
+    ("NaN", "-Infinity", "1e999"), which json.dumps would not write."""
+    def mark(value):
+        if isinstance(value, dict):
+            return {k: f"@{k}@" if k in tokens else mark(v) for k, v in value.items()}
+        return [mark(v) for v in value] if isinstance(value, list) else value
+
+    raw = json.dumps(mark(body))
+    for key, token in tokens.items():
+        raw = raw.replace(f'"@{key}@"', token)
+    return raw.encode()
+
+
 def ollama_response(content, done_reason="stop", thinking=None, model="m"):
     """An answer of Ollama's native /api/chat with `stream: false`."""
     message = {"role": "assistant", "content": content}

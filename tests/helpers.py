@@ -38,6 +38,19 @@ def run_cli(*argv, stdin=None):
     return status, out.getvalue(), err.getvalue()
 
 
+def run_asking(command, *argv, a=(), b=(), models=("qa", "qb")):
+    """(exit status, stdout, stderr) of `receipt-pair COMMAND ARGV...` asking `models` (A,
+    B) of a fresh fake server that plays back the replies `a` and `b` (each one reply or a
+    tuple of them). The server's options go before ARGV, so before a gate's --."""
+    from tests.fakeserver import FakeServer
+
+    with FakeServer() as fake:
+        for model, replies in zip(models, (a, b)):
+            fake.script(model, *(replies if isinstance(replies, tuple) else (replies,)))
+        return run_cli(command, "--base-url", fake.base_url, "--model-a", models[0],
+                       "--model-b", models[1], *argv)
+
+
 def users_reader(reader=None):
     """The environment a user has, for a `with`: RECEIPT_PAIR_READER unset (the suite sets
     it to v6 for its fake replies, tests/__init__.py), or set to `reader`."""

@@ -19,7 +19,7 @@ from receipt_pair.errors import ServerError, UsageError
 from receipt_pair.logs import Turn
 from receipt_pair.pair import SchemaMemory, ask
 
-from tests.fakeserver import FakeServer, Reply, answer, chat_response
+from tests.fakeserver import FakeServer, Reply, answer, chat_response, raw_numbers
 from tests.helpers import closed_port
 
 TURNS = [Turn("git push origin main", "To origin\n   a1..b2  main -> main")]
@@ -396,3 +396,65 @@ class Concurrency(unittest.TestCase):
         self.assertEqual(failures, [])
         self.assertEqual({i: json.loads(r.content)["reason"] for i, r in results.items()},
                          {i: str(i) for i in range(4)})
+
+
+class OnlyTwoHundredsAnswer(unittest.TestCase):
+    """Issue 22, item 8: only a 2xx response is an answer; a redirect or an interim status
+    carrying a chat body is a failed call, not the model's reply."""
+
+    def test_non_2xx_with_a_chat_body_is_a_failed_call(self):
+        body = chat_response(answer("shown", "T1", "main -> main"))
+        for status in (101, 199, 300, 301, 302, 303, 304, 307, 308, 399):
+            with self.subTest(status=status), FakeServer() as fake:
+                fake.script("m", Reply(status, body))
+                with self.assertRaisesRegex(ServerError, f"HTTP {status}") as caught:
+                    Client(fake.base_url, timeout=5).chat({"model": "m", "messages": []})
+                self.assertNotIn("\n", str(caught.exception))
+        with FakeServer() as fake:
+            fake.script("m", Reply(201, body))
+            self.assertIn("shown", Client(fake.base_url).chat({"model": "m"}).content)
+
+    def test_management_and_probes_too(self):
+        with FakeServer("lemonade") as fake:
+            fake.manage_reply = Reply(302, {"status": "success"})
+            client = Client(fake.base_url)
+            with self.assertRaisesRegex(ServerError, "HTTP 302"):
+                client.load("m")
+
+
+class StrictNumbers(unittest.TestCase):
+    """Issue 22, item 7: NaN and Infinity are not JSON. In a server's token counts and
+    timings they are dropped; anywhere else the answer is refused."""
+
+    def chat(self, raw):
+        with FakeServer() as fake:
+            fake.script("m", Reply(200, raw))
+            return Client(fake.base_url, timeout=5).chat({"model": "m", "messages": []})
+
+    def test_non_finite_figures_are_dropped(self):
+        result = self.chat(raw_numbers(chat_response("{}"), prompt_ms="NaN",
+                                       predicted_ms="Infinity", prompt_tokens="-Infinity",
+                                       cache_n="1e999"))
+        self.assertEqual(result.content, "{}")
+        self.assertEqual(result.timings, {"prompt_n": 120, "predicted_n": 30})
+        self.assertEqual(result.usage, {"completion_tokens": 30, "total_tokens": 150})
+
+    def test_ollama_figures_too(self):
+        from tests.fakeserver import ollama_response
+
+        body = raw_numbers(ollama_response("{}"), eval_duration="NaN")
+        with FakeServer("ollama") as fake:
+            fake.script("m", Reply(200, body))
+            client = Client(fake.base_url, timeout=5)
+            result = client.chat({"model": "m", "messages": [], "options": {}})
+        self.assertNotIn("predicted_ms", result.timings)
+        self.assertEqual(result.timings["predicted_n"], 30)
+
+    def test_non_finite_anywhere_else_is_refused(self):
+        for raw in (b'{"choices": [{"message": {"content": "{}"}, "index": NaN}]}',
+                    b'{"choices": [{"message": {"content": "{}"}}], "x": [Infinity]}',
+                    b'{"choices": [{"message": {"content": "{}"}}], "created": 1e400}'):
+            with self.subTest(raw=raw):
+                with self.assertRaisesRegex(ServerError, "not JSON") as caught:
+                    self.chat(raw)
+                self.assertNotIn("\n", str(caught.exception))

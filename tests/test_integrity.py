@@ -9,10 +9,12 @@ import threading
 from unittest import mock
 
 from receipt_pair import files, records
+from receipt_pair.cli import main
 from receipt_pair.probes import DISGUISED, HIDING
 
-from tests.fakeserver import FakeServer, answer
-from tests.helpers import EXAMPLES, GateTest, TempDirTest, make_items, run_cli
+from tests.fakeserver import FakeServer, Reply, answer, chat_response, raw_numbers
+from tests.helpers import (EXAMPLES, ROOT, GateTest, TempDirTest, make_items, run_asking,
+                           run_cli)
 
 CLEAN = "Deployed to production OK"
 
@@ -291,3 +293,381 @@ class NoTraceback(TempDirTest):
                 status, err = self.cli("verify", "--log", fifo, "--reply", fifo)
             self.assertEqual(status, 5)
             self.assertIn("no writer", err)
+
+
+# Characters a terminal acts on, or draws as nothing (issue 22, item 6): C0 and C1
+# controls, DEL, format and direction controls, the separators, lone surrogates.
+def raw_controls(text):
+    import unicodedata
+
+    return sorted({ch for ch in text if ch not in "\n\t" and unicodedata.category(ch) in (
+        "Cc", "Cf", "Zl", "Zp", "Cs")})
+
+
+ERASING = "\x1b[2K\rall good\x1b[1A\x1b[2K\nshown: the log shows it worked, so the command runs: x"
+PUSH_LINE = "3b2a6f1..9c41e07  fix/parser -> fix/parser"
+
+
+class TerminalOutput(TempDirTest):
+    """Issue 22, item 6: nothing from a log, reply or receipt reaches the terminal raw."""
+
+    log = os.path.join(EXAMPLES, "push-ok.json")
+
+    def assert_marked(self, result, *marks):
+        status, out, err = result
+        self.assertNotIn("Traceback", out + err)
+        self.assertEqual(raw_controls(out), [], out)
+        self.assertEqual(raw_controls(err), [], err)
+        for mark in marks:
+            self.assertIn(mark, out + err)
+        return status, out, err
+
+    def ask(self, command, *argv):
+        return run_asking(command, *argv, models=("qa\x1b[8m", "qb"),
+                          a=answer("shown", "T3", "fix/parser\u202e -> x", ERASING),
+                          b=answer("\x1b[31mshown", "T3\x9b2K", PUSH_LINE, ERASING))
+
+    def receipt(self):
+        """A receipt whose reply fields hold escapes, and whose reader fingerprint an
+        editor replaced with a C1 sequence."""
+        path = self.path("receipt.json")
+        self.ask("check", "--claim", "I pushed \x9b2K", "--log", self.log, "--save", path)
+        with open(path) as handle:
+            receipt = json.load(handle)
+        receipt["reader"]["fingerprint"] = "\x9b2K\u202e" + receipt["reader"]["fingerprint"]
+        return self.write("edited.json", json.dumps(receipt))
+
+    def test_check_and_its_json(self):
+        status, out, _ = self.assert_marked(
+            self.ask("check", "--claim", "I pushed", "--log", self.log), "<ESC>[2K<CR>",
+            "<U+202E>", "<U+009B>2K")
+        self.assertEqual(status, 0)
+        # A reason's line break cannot start a line of its own.
+        self.assertFalse([line for line in out.splitlines() if line.startswith("shown:")], out)
+        status, out, _ = self.assert_marked(
+            self.ask("check", "--claim", "I pushed", "--log", self.log, "--json"))
+        self.assertEqual(json.loads(out)["models"][0]["reason"], ERASING)  # escaped, not lost
+
+    def test_gate(self):
+        marker = self.path("ran.txt")
+        status, out, _ = self.assert_marked(self.ask(
+            "gate", "--claim", "I pushed", "--log", self.log, "--", sys.executable, "-c",
+            f"open({marker!r}, 'w')"), "<ESC>[2K<CR>", "<U+202E>")
+        self.assertEqual(status, 3)
+        self.assertEqual(out.splitlines()[-1], "not shown: no receipt, no action")
+        self.assertFalse([line for line in out.splitlines() if line.startswith("shown:")], out)
+        self.assertFalse(os.path.exists(marker))
+
+    def test_verify_reply(self):
+        reply = self.write("reply.json", answer("shown\x9b", "T3\x1b[1A",
+                                                "fix/parser\u202e -> x", ERASING))
+        for json_out in ((), ("--json",)):
+            with self.subTest(json=json_out):
+                status, out, _ = self.assert_marked(run_cli(
+                    "verify", "--log", self.log, "--reply", reply, *json_out))
+                self.assertEqual(status, 0)
+                if json_out:
+                    self.assertEqual(json.loads(out)["reason"], ERASING)
+                else:
+                    self.assertIn("<ESC>[2K<CR>", out)
+                    self.assertIn("<U+202E>", out)
+
+    def test_receipt_fields(self):
+        receipt = self.receipt()
+        for argv in (("verify", "--receipt", receipt), ("replay", "--receipt", receipt),
+                     ("verify", "--receipt", receipt, "--log", self.log),
+                     ("verify", "--receipt", receipt, "--log", self.log, "--json")):
+            with self.subTest(argv=argv):
+                status, _, _ = self.assert_marked(run_cli(*argv))
+                self.assertEqual(status, 1)
+        self.assert_marked(run_cli("verify", "--receipt", receipt), "<U+009B>2K<U+202E>")
+
+    def test_ledger_verify_show_and_page(self):
+        ledger = self.path("ledger.jsonl")
+        self.ask("check", "--claim", "I pushed \x9b2K\u202e", "--log", self.log, "--ledger",
+                 ledger)
+        with open(ledger) as handle:
+            entry = json.loads(handle.read())
+        entry["receipt"]["reader"]["fingerprint"] = "\x9b2K" + "0" * 64
+        entry["receipt"]["time"] = "\x1b[2J"
+        entry["receipt"]["gate"] = {"program": "/bin/x\x1b[2J", "runs": False,
+                                    "status": "\x9b2K", "dry_run": False}
+        with open(ledger, "w") as handle:
+            handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        for argv in (("ledger", "verify", ledger), ("ledger", "verify", ledger, "--json"),
+                     ("ledger", "verify", ledger, "--expiry"),
+                     ("ledger", "show", ledger), ("ledger", "show", ledger, "--json"),
+                     ("show", ledger, "--html", "-")):
+            with self.subTest(argv=argv):
+                self.assert_marked(run_cli(*argv))
+        self.assert_marked(run_cli("ledger", "verify", ledger), "<U+009B>2K")
+        _, out, _ = self.assert_marked(run_cli("ledger", "show", ledger, "--json"))
+        self.assertEqual(json.loads(out)["entries"][0]["claim"], "I pushed \x9b2K\u202e")
+        _, page, _ = self.assert_marked(run_cli("show", self.receipt(), "--html", "-"))
+        self.assertIn("I pushed &lt;U+009B&gt;2K", page)
+
+    def test_items_and_answers_files(self):
+        items = self.write("items.jsonl", json.dumps({
+            "id": "a\x1b[2K", "claim": "c", "turns": [{"cmd": "x", "output": "y"}],
+            "truth": "shown", "trap": "t\u202e"}) + "\n")
+        out = self.path("answers.jsonl")
+        with FakeServer() as fake:
+            status, _, _ = self.assert_marked(run_cli(
+                "batch", items, "--out", out, "--base-url", fake.base_url, "--model-a", "qa",
+                "--model-b", "qb"), "a<ESC>[2K")
+        self.assertEqual(status, 0)
+        self.assert_marked(run_cli("score", out, items), "t<U+202E>")
+        self.assert_marked(run_cli("score", out, items, "--json"))
+        self.assert_marked(run_cli("replay", out, items))
+
+    def test_error_messages_that_quote_content(self):
+        items = self.write("items.jsonl", '{"id": 1, "claim": "\\u001b[2J\\u009b"}\n')
+        self.assert_marked(run_cli("batch", items))
+        self.assert_marked(run_cli("check", "--claim", "c", "--log", self.path("\x1b[2Jnone")),
+                           "<ESC>[2Jnone")
+
+
+class TerminalOutputWithoutTheGuard(TerminalOutput):
+    """The same, with the command line's last guard taken away: each field is marked where
+    it is printed, not only by the guard."""
+
+    def setUp(self):
+        super().setUp()
+        import contextlib
+
+        patcher = mock.patch("receipt_pair.cli.marked_streams", contextlib.nullcontext)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def test_the_guard_alone(self):
+        import io
+
+        from receipt_pair.visible import MarkedStream, json_text
+
+        stream = io.StringIO()
+        MarkedStream(stream, "standard output").write("a\x1b[2K\rb\x9b\u202e\ud800\tc\n")
+        self.assertEqual(stream.getvalue(), "a<ESC>[2K<CR>b<U+009B><U+202E><U+D800>\tc\n")
+        self.assertFalse(hasattr(MarkedStream(stream, "standard output"), "buffer"))
+        value = {"k\x85": ["\x1b\x7f\x9b\u202e\u2028\U000e0001\ud800", 1.5]}
+        text = json_text(value, indent=2)
+        self.assertEqual(raw_controls(text), [])
+        self.assertEqual(json.loads(text), value)
+
+
+class RecordEcho(TempDirTest):
+    """Item 6: what `record` and `gate --witness` show of a command as it runs is marked
+    too (the guard), and a character split between two reads is shown whole."""
+
+    def test_record_shows_marks(self):
+        script = ("import sys, time; b = sys.stdout.buffer; b.write(b'\\x1b[2J\\xc3'); "
+                  "b.flush(); time.sleep(0.3); b.write(b'\\xa9 done\\n')")
+        status, out, err = run_cli("record", "--log", self.path("run.jsonl"), "--",
+                                   sys.executable, "-c", script)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(raw_controls(out + err), [])
+        self.assertIn("<ESC>[2J", out)
+        self.assertIn("\u00e9 done", out)  # its two bytes came in two reads
+
+
+class RedirectIsNoAnswer(GateTest):
+    """Issue 22, item 8: a 302 carrying a chat body is a failed call, so the gate cannot
+    check and nothing runs."""
+
+    def test_the_gate_does_not_run_on_a_redirect(self):
+        log = self.turns_log({"cmd": "git push", "output": "   a..b  main -> main"})
+        reply = Reply(302, chat_response(answer("shown", "T1", "a..b  main -> main")))
+        status, out, err = self.gate(log, reply)
+        self.assertEqual(status, 1, out + err)
+        self.assertIn("HTTP 302", err)
+        self.assertEqual(out.splitlines()[-1], "could not check: no receipt, no action")
+        self.assertFalse(os.path.exists(self.marker))
+
+
+def with_figures(content, **figures):
+    """A chat answer whose figures hold raw JSON tokens (NaN, Infinity)."""
+    return Reply(200, raw_numbers(chat_response(content), **figures))
+
+
+class StrictRecords(TempDirTest):
+    """Issue 22, item 7: NaN and Infinity never reach a record, and nothing is written that
+    the tool cannot read back."""
+
+    log = os.path.join(EXAMPLES, "push-ok.json")
+
+    def test_non_finite_figures_never_reach_a_receipt_or_a_ledger(self):
+        ledger, receipt = self.path("ledger.jsonl"), self.path("receipt.json")
+        for _ in range(2):  # one bad entry made every later append refuse
+            status, out, err = run_asking(
+                "check", "--claim", "I pushed", "--log", self.log, "--ledger", ledger,
+                "--save", receipt, a=with_figures(answer("not_shown"), prompt_ms="NaN"),
+                b=with_figures(answer("not_shown"), predicted_ms="-Infinity"))
+            self.assertEqual(status, 0, out + err)
+        self.assertEqual(run_cli("ledger", "verify", ledger)[0], 0)
+        self.assertEqual(run_cli("replay", "--receipt", receipt)[0], 0)
+        with open(receipt) as handle:
+            saved = handle.read()
+        self.assertNotIn("NaN", saved)
+        self.assertNotIn("Infinity", saved)
+
+    def test_non_finite_figures_never_reach_an_answers_file(self):
+        items = self.write("items.jsonl", make_items(1))
+        out = self.path("answers.jsonl")
+        status, _, err = run_asking(
+            "batch", items, "--out", out,
+            a=with_figures(answer("not_shown"), prompt_ms="Infinity"),
+            b=with_figures(answer("not_shown"), cache_n="NaN"))
+        self.assertEqual(status, 0, err)
+        self.assertEqual(run_cli("replay", out, items)[0], 0)
+        self.assertIn(run_cli("score", out, items)[0], (0,))
+
+    def test_a_value_that_cannot_be_written_is_refused_before_anything_is(self):
+        from receipt_pair.errors import InputError
+        from receipt_pair.ledger import append_receipt
+
+        receipt = {"schema": records.RECEIPT_SCHEMA, "claim": "c",
+                   "models": [{"timings": {"prompt_ms": float("nan")}}]}
+        for bad in (float("nan"), float("inf"), "a\ud800b"):
+            with self.subTest(bad=bad):
+                ledger = self.write("ledger.jsonl", b"")
+                with self.assertRaises(InputError) as caught:
+                    append_receipt(ledger, dict(receipt, claim=bad))
+                self.assertNotIn("\n", str(caught.exception))
+                self.assertEqual(os.path.getsize(ledger), 0)
+                target = self.write("r.json", "kept\n")
+                with self.assertRaises(InputError):
+                    records.write_json_atomic(target, {"x": [bad]})
+                with open(target) as handle:
+                    self.assertEqual(handle.read(), "kept\n")
+                self.assertEqual(sorted(os.listdir(self.dir)), ["ledger.jsonl", "r.json"])
+                fd = records.open_append(ledger)
+                try:
+                    with self.assertRaises(InputError):
+                        records.append_record(fd, {"x": bad})
+                finally:
+                    os.close(fd)
+                self.assertEqual(os.path.getsize(ledger), 0)
+
+
+SURROGATE_REPLY = ('{"verdict": "shown", "turn": "T3", "quote": "fix/parser \\ud800", '
+                   '"reason": "a\\udfffb"}')
+
+
+class NoTracebackIssue22(GateTest):
+    """Issue 22, item 9: a lone surrogate in a reply, a full disk, a folder where a file
+    should be: one line, a documented status, nothing already written lost."""
+
+    log = os.path.join(EXAMPLES, "push-ok.json")
+
+    def cli(self, *argv, expect):
+        status, out, err = run_cli(*argv)  # an exception here fails the test
+        self.assertNotIn("Traceback", out + err)
+        self.assertEqual(status, expect, out + err)
+        return out, err
+
+    def test_a_lone_surrogate_in_a_reply(self):
+        reply = self.write("reply.json", SURROGATE_REPLY)
+        out, _ = self.cli("verify", "--log", self.log, "--reply", reply, expect=0)
+        self.assertIn("<U+D800>", out)
+        self.assertIn("a<U+DFFF>b", out)
+        out, _ = self.cli("verify", "--log", self.log, "--reply", reply, "--json", expect=0)
+        self.assertEqual(json.loads(out)["quote"], "fix/parser \ud800")
+        # Asked live, such a reply is not text: a failed call, and the gate runs nothing.
+        status, out, err = self.gate(self.log, SURROGATE_REPLY, claim="I pushed")
+        self.assertEqual((status, out.splitlines()[-1]),
+                         (1, "could not check: no receipt, no action"), out + err)
+        self.assertIn("lone surrogate", err)
+        self.assertFalse(os.path.exists(self.marker))
+        receipt, ledger = self.path("receipt.json"), self.path("ledger.jsonl")
+        status, out, err = run_asking("check", "--claim", "I pushed", "--log", self.log,
+                                      "--save", receipt, "--ledger", ledger,
+                                      a=SURROGATE_REPLY, b=answer("not_shown"))
+        self.assertEqual(status, 6, out + err)
+        self.assertIn("lone surrogate", out)
+        self.cli("replay", "--receipt", receipt, expect=0)
+        self.cli("ledger", "verify", ledger, expect=0)
+        items = self.write("items.jsonl", make_items(1))
+        answers = self.path("answers.jsonl")
+        self.assertEqual(run_asking("batch", items, "--out", answers, a=SURROGATE_REPLY)[0], 6)
+        self.cli("replay", answers, items, expect=1)  # model A has no usable answer yet
+
+    def test_batch_on_a_full_disk(self):
+        items = self.write("items.jsonl", make_items(2))
+        _, err = self.cli("batch", items, "--out", "/dev/full", expect=5)
+        self.assertIn("/dev/full: cannot write", err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        # /dev/full is refused as a device before any write. A disk that fills up mid-run:
+        # what was written is kept, and a second run resumes.
+        out = self.path("answers.jsonl")
+        real_write, writes = os.write, []
+
+        def fills_up(fd, data):
+            writes.append(data)
+            if len(writes) == 3:
+                raise OSError(28, "No space left on device")
+            return real_write(fd, data)
+
+        from tests.helpers import good
+
+        with FakeServer() as fake, mock.patch("os.write", fills_up):
+            fake.script("qa", good, good)
+            status, _, err = run_cli("batch", items, "--out", out, "--base-url",
+                                     fake.base_url, "--model-a", "qa", "--model-b", "qb")
+        self.assertEqual(status, 5, err)
+        self.assertIn("No space left on device", err)
+        self.assertIn("kept", err)
+        status, _, err = run_asking("batch", items, "--out", out, a=good, b=(good, good))
+        self.assertEqual(status, 0, err)
+        self.assertIn("1 answers already there", err)  # the first answer was kept
+        self.cli("replay", out, items, expect=0)
+
+    def test_every_writer_given_a_folder_or_a_full_disk(self):
+        marker = self.path("ran.txt")
+        run = (sys.executable, "-c", f"open({marker!r}, 'w')")
+        out, err = self.cli("record", "--log", self.dir, "--", *run, expect=5)
+        self.assertIn("is a directory", err)
+        self.assertFalse(os.path.exists(marker))
+        _, err = self.cli("record", "--log", "/dev/full", "--", *run, expect=5)
+        self.assertIn("not a regular file", err)
+        self.assertFalse(os.path.exists(marker))
+        junit = self.write("report.xml", '<testsuite tests="1"><testcase name="t"/></testsuite>')
+        for target in (self.dir, "/dev/full", self.path("no/such/folder/x")):
+            with self.subTest(target=target):
+                for argv in (("witness", "pin", "--junit", junit, "--out", target),
+                             ("show", os.path.join(ROOT, "receipts", "gate-demo-1",
+                                                   "receipt-take2.json"), "--html", target)):
+                    self.cli(*argv, expect=5)
+                for option in ("--save", "--ledger"):
+                    status, out, err = run_asking("check", "--claim", "c", "--log", self.log,
+                                                  option, target)
+                    self.assertEqual(status, 5, out + err)
+                    self.assertIn("cannot write", err)
+                    self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["report.xml"])  # no temporary left
+        self.assertTrue(os.path.exists("/dev/full") and not os.path.isfile("/dev/full"))
+
+
+class StandardOutputRefused(TempDirTest):
+    """Item 9's class, one more writer: standard output itself on a full disk or a closed
+    pipe is one line (or, for a reader that went away, none) and exit 5, no traceback."""
+
+    def test_full_disk_and_closed_pipe(self):
+        import subprocess
+
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-m", "receipt_pair", "selftest"], cwd=ROOT,
+                                  stdout=full, stderr=subprocess.PIPE, text=True)
+        self.assertEqual(done.returncode, 5, done.stderr)
+        self.assertEqual(done.stderr, "receipt-pair: cannot write to standard output: No "
+                                      "space left on device\n")
+        # `| head -1`: the reader went away; nothing more to say, to anyone.
+        import contextlib
+        import io
+
+        class Closed(io.StringIO):
+            def write(self, text):
+                raise BrokenPipeError(32, "Broken pipe")
+
+        err = io.StringIO()
+        with contextlib.redirect_stdout(Closed()), contextlib.redirect_stderr(err):
+            status = main(["selftest"])
+        self.assertEqual((status, err.getvalue()), (5, ""))

@@ -133,7 +133,7 @@ class Appending(LedgerTest):
         header, row = out.splitlines()[:2]
         self.assertTrue(header.startswith("entry"))
         self.assertIn("not shown", row)
-        self.assertIn("I pushed?[31m fix/parser really", row)  # no escape reaches a terminal
+        self.assertIn("I pushed<ESC>[31m fix/parser really", row)  # no escape reaches a terminal
         self.assertNotIn("\x1b", out)
         status, out, _ = run_cli("ledger", "show", ledger, "--json")
         entry = json.loads(out)["entries"][0]

@@ -8,6 +8,7 @@ import sys
 import unittest
 
 from receipt_pair.errors import InputError
+from receipt_pair.records import canonical_sha256
 from receipt_pair.pins import (Pin, pin_from_collection, pin_from_junit, pin_problem, read_pin,
                                witness_problem)
 from receipt_pair.testcounts import Counts, count_tests
@@ -56,6 +57,17 @@ class Counting(unittest.TestCase):
                 self.assertIsNone(count_tests(text))
 
 
+    def test_expected_failures_are_not_passes(self):
+        # Issue 22, item 10: counted apart from passes, as the runners report them.
+        self.assertEqual(count_tests("3 passed, 2 xfailed, 1 xpassed in 0.12s"),
+                         Counts(6, 4, 0, 0, "pytest", expected_failures=2))
+        self.assertEqual(count_tests("Ran 4 tests in 0.001s\n\nOK (expected failures=2)"),
+                         Counts(4, 2, 0, 0, "unittest", expected_failures=2))
+        self.assertEqual(count_tests("Ran 3 tests in 0.001s\n\nOK (skipped=1, expected "
+                                     "failures=1, unexpected successes=1)"),
+                         Counts(3, 1, 0, 1, "unittest", expected_failures=1))
+
+
 class Pins(TempDirTest):
     def test_from_a_junit_report(self):
         pin = pin_from_junit(fixture("junit-pytest.xml", "rb"), "junit-pytest.xml")
@@ -97,12 +109,26 @@ class Pins(TempDirTest):
                          "pinned")
         self.assertIsNone(witness_problem(0))
 
+    def test_expected_failures_cannot_make_up_for_passing_tests(self):
+        # An expected failure ran, but it is not a pass: it takes from the skips the pin
+        # allows, so ten tests of which three are expected to fail do not meet a pin of ten.
+        pin = Pin(10, 1)
+        self.assertEqual(pin_problem(pin, Counts(10, 7, 0, 0, "pytest", expected_failures=3)),
+                         "expected 3 tests to fail, more than the 1 the pin allows to skip "
+                         "or to fail as expected")
+        self.assertEqual(pin_problem(pin, Counts(10, 8, 0, 1, "pytest", expected_failures=1)),
+                         "skipped 1 test and expected 1 test to fail, more than the 1 the pin "
+                         "allows to skip or to fail as expected")
+        self.assertIsNone(pin_problem(pin, Counts(10, 9, 0, 0, "pytest", expected_failures=1)))
+        self.assertEqual(pin.shortfall(Counts(10, 7, 0, 0, "x", expected_failures=3)),
+                         {"tests": 0, "skipped": 2})
+
     def test_witness_pin_command(self):
         out = self.path("tests.pin")
         status, stdout, _ = run_cli("witness", "pin", "--junit",
                                     os.path.join(COUNTS, "junit-pytest.xml"), "--out", out)
         self.assertEqual(status, 0)
-        self.assertIn("pinned 8 tests, at most 2 skipped", stdout)
+        self.assertIn("pinned 8 tests, at most 2 skipped or expected to fail", stdout)
         self.assertEqual(read_pin(out), Pin(8, 2, read_pin(out).source,
                                             read_pin(out).source_sha256))
         status, _, _ = run_cli("witness", "pin", "--collect",
@@ -179,6 +205,26 @@ class PinnedGate(TempDirTest):
                                    "--allow-skipped", "1")
         self.assertEqual(status, 0, out)
 
+    def test_expected_failures_block_like_skips(self):
+        status, out, err = self.gate("7 passed, 3 xfailed in 0.1s", "--expect-tests", "10")
+        self.assertEqual(status, 3, out + err)
+        self.assertFalse(os.path.exists(self.marker))
+        self.assertIn("expected 3 tests to fail, more than the 0 the pin allows", out)
+        self.assertIn("10 tests: 7 passed, 0 failed, 3 expected to fail, 0 skipped", err)
+        self.assertEqual(self.saved()["witness"]["counts"]["expected_failures"], 3)
+        self.assertEqual(run_cli("replay", "--receipt", self.receipt)[0], 0)
+        status, out, _ = self.gate("7 passed, 3 xfailed in 0.1s", "--expect-tests", "10",
+                                   "--allow-skipped", "3")
+        self.assertEqual(status, 0, out)
+
+    def test_counts_written_before_expected_failures_were_counted_apart(self):
+        self.gate("3 passed in 0.1s", "--expect-tests", "3")
+        saved = self.saved()
+        del saved["witness"]["counts"]["expected_failures"]
+        saved["receipt_sha256"] = canonical_sha256(saved, "receipt_sha256")
+        status, out, _ = run_cli("replay", "--receipt", self.write("t.json", json.dumps(saved)))
+        self.assertEqual(status, 0, out)
+
     def test_a_count_that_cannot_be_read_cannot_meet_a_pin(self):
         status, out, _ = self.gate("all good", "--expect-tests", "1")
         self.assertEqual(status, 3)
@@ -212,3 +258,4 @@ class PinnedGate(TempDirTest):
 
 if __name__ == "__main__":
     unittest.main()
+
