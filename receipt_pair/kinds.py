@@ -259,3 +259,13 @@ def about_claim(claim, turn, lines):
         seen = (turn.cmd or "").lower() + "\n" + text.lower()
         return any(name in seen or name.rsplit("/", 1)[-1] in seen for name in named)
     return True
+
+
+def can_be_about(claim, turn, lines):
+    """True if the turn can show the claim either way: for a claim that something ran, a
+    turn that ran something (a run of tests for a test claim, a push for a push claim);
+    else any turn that names what the claim names, or any turn when it names nothing."""
+    kinds = claim_kinds(claim)
+    if kinds & RUN_KINDS and shows_nothing_ran(turn):
+        return False
+    return about_claim(claim, turn, lines)

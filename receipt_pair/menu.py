@@ -17,9 +17,10 @@ out with a marker saying how much. The turns are ShownTurns like any reader's: t
 check judges a chosen line exactly as it judges a quoted one, against the whole output.
 """
 
+import dataclasses
 import re
 
-from . import attempts, commands, evidence, evidence_c2
+from . import attempts, commands, evidence, evidence_c2, facts, kinds
 from .commands import is_viewer, program_of as _program
 from .render import ShownTurn, cut_middle, readable, status_lines
 
@@ -116,8 +117,13 @@ def _scan_indices(count):
 # its success-looking lines filled the turn's share; m2 (current) scores with the current
 # words, reads the tool kinds a transcript records, and never shows a failed turn's lines
 # without its failure (below).
-MENUS = ("m1", "m2")
+MENUS = ("m1", "m2", "m3")
 CURRENT_MENU = "m2"
+# (lines, characters, lines per turn) each menu may hold. m3, the facts reader's, is
+# smaller: plain code says more of each turn (facts.py), and weighs the turns that can be
+# about the claim (a run of tests for a test claim, a push for a push claim) above others.
+BUDGETS = {"m1": (MAX_LINES, MAX_CHARS, MAX_LINES_PER_TURN),
+           "m2": (MAX_LINES, MAX_CHARS, MAX_LINES_PER_TURN), "m3": (20, 2200, 6)}
 # The latest attempts whose failure every menu shows, however full: the most recent ones.
 MAX_KEPT_FAILURES = 12
 
@@ -137,6 +143,8 @@ def pick_lines(claim, turns, version=CURRENT_MENU):
         viewer = is_viewer(turn.cmd) if m1 else attempts.shows_file(turn)
         weight = (0.3 if viewer else 1.0) * (1.2 if latest.get(_signature(turn.cmd)) == index
                                              else 1.0)
+        if version == "m3":
+            weight *= 1.5 if kinds.can_be_about(claim, turn, lines) else 0.6
         recency = 0.5 * (index + 1) / len(turns)
         non_empty = [i for i, line in enumerate(lines) if line.strip()]
         tail = set(non_empty[-2:])
@@ -147,7 +155,7 @@ def pick_lines(claim, turns, version=CURRENT_MENU):
             if score * weight >= MIN_SCORE:
                 scored.append((score * weight + recency, index, i))
     scored.sort(key=lambda item: (-item[0], -item[1], item[2]))
-    budget = _Budget(lines_of)
+    budget = _Budget(lines_of, *BUDGETS[version])
     if not m1:
         failures = _failure_lines(turns, lines_of, patterns)
         for index in _latest_failures(turns, patterns):
@@ -163,14 +171,15 @@ def pick_lines(claim, turns, version=CURRENT_MENU):
 
 
 class _Budget:
-    """The lines chosen so far, within MAX_LINES, MAX_CHARS and MAX_LINES_PER_TURN."""
+    """The lines chosen so far, within a menu's lines, characters and lines per turn."""
 
-    def __init__(self, lines_of):
+    def __init__(self, lines_of, max_lines, max_chars, per_turn):
         self.lines_of = lines_of
+        self.max_lines, self.max_chars, self.max_per_turn = max_lines, max_chars, per_turn
         self.chosen, self.per_turn, self.count, self.chars = {}, {}, 0, 0
 
     def full(self):
-        return self.count >= MAX_LINES
+        return self.count >= self.max_lines
 
     def add(self, index, wanted, force=False):
         """Add the lines `wanted` of one turn together, if all fit (or `force`)."""
@@ -178,8 +187,9 @@ class _Budget:
         if not new:
             return
         size = sum(min(len(self.lines_of[index][i]), LINE_PREVIEW) + 6 for i in new)
-        if not force and (self.count + len(new) > MAX_LINES or self.chars + size > MAX_CHARS
-                          or self.per_turn.get(index, 0) + len(new) > MAX_LINES_PER_TURN):
+        if not force and (self.count + len(new) > self.max_lines
+                          or self.chars + size > self.max_chars
+                          or self.per_turn.get(index, 0) + len(new) > self.max_per_turn):
             return
         self.chosen.setdefault(index, set()).update(new)
         self.per_turn[index] = self.per_turn.get(index, 0) + len(new)
@@ -293,8 +303,13 @@ def render_menu_turns(claim, turns, context_turns=CONTEXT_TURNS, version=CURRENT
     keep = pick_lines(claim, turns, version)
     recent = set(range(max(0, len(turns) - context_turns), len(turns)))
     indices = sorted(set(keep) | recent)
-    return [shown_turn(turns[i], number, keep.get(i, []), i)
-            for number, i in enumerate(indices, 1)]
+    shown = [shown_turn(turns[i], number, keep.get(i, []), i)
+             for number, i in enumerate(indices, 1)]
+    if version == "m3":
+        said = facts.number_turns(facts.turn_facts(turns, evidence),
+                                  {i: f"T{n}" for n, i in enumerate(indices, 1)})
+        shown = [dataclasses.replace(turn, facts=said.get(turn.index, "")) for turn in shown]
+    return shown
 
 
 def labelled_lines(shown):

@@ -23,7 +23,8 @@ from .readers_classic import (INSTRUCTIONS_V1, INSTRUCTIONS_V2, INSTRUCTIONS_V3,
                               lines_schema, lines_schema_reason_first, messages,
                               messages_v1)
 from .readers_menu import (INSTRUCTIONS_E1, INSTRUCTIONS_E2, INSTRUCTIONS_N1_FAILURE,
-                           INSTRUCTIONS_N1_SUCCESS, INSTRUCTIONS_R1, line_first_schema,
+                           INSTRUCTIONS_F1, INSTRUCTIONS_N1_SUCCESS, INSTRUCTIONS_R1,
+                           line_first_schema,
                            decide_narrow, line_schema, menu_messages, resolve_line,
                            verdict_line_schema)
 from .render import DEFAULT_MAX_TURNS, Shown, render_turns
@@ -199,6 +200,12 @@ READERS = {
                  description="roles: e1, and model B is told model A's answer and line to "
                              "check, and looks for a later failure"),
 }
+READERS["f1"] = Reader("f1", INSTRUCTIONS_F1, schema=verdict_line_schema, menu=True,
+                       logprobs=True, menu_version="m3", sealed_check="c3",
+                       sealed_menu="m3",
+                       description="facts: lines and the facts plain code read of each turn "
+                                   "(operation, later runs, exit status, test counts, pushed "
+                                   "refs); A and B asked the same question apart")
 READER_V1 = READERS["v1"]
 # The default is the winner of the latest sealed choice (receipts/run-3-structure/choice.json:
 # r1). Run 2 had sealed v1 (receipts/run-2-readers/choice.json); v1 is retired and v6, its

@@ -30,6 +30,7 @@ class ShownTurn:
     part_starts: Tuple[int, ...] = (0,)
     finished: bool = True  # False: the command still ran when the log was written
     index: int = -1  # where the turn stands among the turns the reader read (-1: unknown)
+    facts: str = ""  # what plain code read of the turn for sure (facts.py), for menu m3
 
 
 class Shown(list):
