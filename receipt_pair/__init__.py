@@ -11,15 +11,26 @@ quote character for character; a fixed rule combines the two checked answers int
 
 __version__ = "0.2.0"
 
-__all__ = ["__version__", "check_claim", "read_log", "Turn", "ReceiptPairError"]
-
 # Where each public name lives; imported on first use so `import receipt_pair` stays cheap.
 _PUBLIC = {
-    "check_claim": "pair",
-    "read_log": "logs",
-    "Turn": "logs",
-    "ReceiptPairError": "errors",
+    # one claim, one log
+    "check_claim": "pair.claim", "ClaimResult": "pair.claim",
+    "read_log": "logs", "Turn": "turn",
+    # many claims: items, answers, scores
+    "read_items": "logs.items", "run_batch": "pair.batch", "read_answers": "store.records",
+    "score": "audit.score",
+    # offline: replay, receipts, the ledger, expiry
+    "replay_answers": "audit.replay", "replay_receipt": "audit.replay",
+    "append_receipt": "store.ledger", "read_ledger": "store.ledger",
+    "verify_ledger": "audit.ledger", "judge_receipt": "audit.expiry",
+    # readers, claims, the self-test
+    "get_reader": "readers", "READERS": "readers", "split_claims": "hooks.claims",
+    "run_probes": "audit.selftest",
+    # the errors, each a ReceiptPairError whose message is the line a user reads
+    "ReceiptPairError": "errors", "UsageError": "errors", "InputError": "errors",
+    "ServerError": "errors", "ModelCallFailed": "errors",
 }
+__all__ = ["__version__", *_PUBLIC]
 
 
 def __getattr__(name):
@@ -32,3 +43,12 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(__all__)
+
+
+def _old_names():
+    from .legacy import aliases
+
+    aliases.install()
+
+
+_old_names()

@@ -63,11 +63,13 @@ class Layout(unittest.TestCase):
                 self.assertLessEqual(lines, MAX_LINES)
 
     def test_pair_rules_load_no_reader_or_terminal_code(self):
-        code = ("import sys, receipt_pair.rules; "
+        code = ("import sys, receipt_pair.check.rules; "
                 "print(' '.join(sorted(m for m in sys.modules if m.startswith('receipt_pair'))))")
         out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                              text=True, check=True).stdout.split()
-        self.assertEqual(out, ["receipt_pair", "receipt_pair.answers", "receipt_pair.rules"])
+        self.assertEqual(out, ["receipt_pair", "receipt_pair.answers", "receipt_pair.check",
+                               "receipt_pair.check.rules", "receipt_pair.legacy",
+                               "receipt_pair.legacy.aliases"])
 
     def test_sealed_pair_choice_script_still_runs(self):
         # receipts/dev-pair-choice/pairs.py is sealed evidence: a rename that breaks the

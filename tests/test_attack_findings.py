@@ -252,8 +252,8 @@ class Findings(Attack):
     def rederive_requests(self, receipt):
         """What anyone can recompute: each model's request sha256 for the receipt's turns."""
         from receipt_pair.readers import get_reader
-        from receipt_pair.request import build_request, request_sha256
-        from receipt_pair.servers import get_kind
+        from receipt_pair.server.request import build_request, request_sha256
+        from receipt_pair.server.servers import get_kind
         from receipt_pair.turn import Turn
 
         reader = get_reader(receipt["reader"]["version"], replay=True)
@@ -296,7 +296,7 @@ class Findings(Attack):
         # from the record: a receipt that pins a witness record with exit status 1 and says
         # the gate ran its action replays clean (the gate itself refuses v1).
         from receipt_pair.readers import get_reader
-        from receipt_pair.records import canonical_sha256
+        from receipt_pair.store.records import canonical_sha256
 
         receipt = self.failing_witness_receipt()
         v1 = get_reader("v1", replay=True)

@@ -8,7 +8,7 @@ import time
 import unittest
 from unittest import mock
 
-from receipt_pair.records import ROW_KEYS, read_answers
+from receipt_pair.store.records import ROW_KEYS, read_answers
 
 from tests.fakeserver import FakeServer, Reply, chat_response
 from tests.helpers import ROOT, TempDirTest, good, make_items, run_cli
@@ -80,7 +80,7 @@ class Batch(TempDirTest):
 
         with FakeServer() as fake:
             self.script_all(fake)
-            with mock.patch("receipt_pair.cli_runs._progress_printer", return_value=stop_after_three):
+            with mock.patch("receipt_pair.cli.runs._progress_printer", return_value=stop_after_three):
                 status, _, err = self.run_batch(fake)
             self.assertEqual(status, 130)
             self.assertEqual(len(read_answers(self.out)[1]), 3)

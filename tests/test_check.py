@@ -5,10 +5,10 @@ import os
 import threading
 import unittest
 
-from receipt_pair.request import sha256_text
+from receipt_pair.server.request import sha256_text
 from receipt_pair.logs import read_log
-from receipt_pair.pair import check_claim
-from receipt_pair.client import Client
+from receipt_pair.pair.claim import check_claim
+from receipt_pair.server.client import Client
 
 from tests.fakeserver import FakeServer, Reply, answer, chat_response
 from tests.helpers import EXAMPLES, TempDirTest, closed_port, run_cli

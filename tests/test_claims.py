@@ -7,10 +7,10 @@ import random
 import tempfile
 import unittest
 
-from receipt_pair.claims import CLAIM, NEGATIVE, NEUTRAL, Claim, classify, given_claims, \
+from receipt_pair.hooks.claims import CLAIM, NEGATIVE, NEUTRAL, Claim, classify, given_claims, \
     split_claims
-from receipt_pair.claims_model import locate, spans_from_reply, split_with_model
-from receipt_pair.client import Client
+from receipt_pair.hooks.claims_model import locate, spans_from_reply, split_with_model
+from receipt_pair.server.client import Client
 from tests.fakeserver import FakeServer, Reply
 from tests.helpers import DATA, closed_port, run_cli
 

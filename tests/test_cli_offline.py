@@ -56,7 +56,8 @@ class Selftest(unittest.TestCase):
     def test_selftest_fails_with_its_own_status_when_a_probe_fails(self):
         from unittest import mock
 
-        from receipt_pair import cli_runs, selftest
+        from receipt_pair.audit import selftest
+        from receipt_pair.cli import runs as cli_runs
 
         broken = selftest.Result("broken probe", False, "x")
         with mock.patch.object(cli_runs, "run_probes", return_value=[broken]):

@@ -9,15 +9,15 @@ from unittest import mock
 
 from receipt_pair.answers import CALL_FAILED
 from receipt_pair.readers import READER_V1
-from receipt_pair.render import render_turns
-from receipt_pair.request import SETTINGS, request_sha256
-from receipt_pair import servers
-from receipt_pair.transport import MAX_BODY_BYTES
-from receipt_pair.client import (Client, SchemaRefused, ServerUnreachable,
+from receipt_pair.check.render import render_turns
+from receipt_pair.server.request import SETTINGS, request_sha256
+from receipt_pair.server import servers
+from receipt_pair.server.transport import MAX_BODY_BYTES
+from receipt_pair.server.client import (Client, SchemaRefused, ServerUnreachable,
                                  check_base_url)
 from receipt_pair.errors import ServerError, UsageError
 from receipt_pair.logs import Turn
-from receipt_pair.pair import SchemaMemory, ask
+from receipt_pair.pair.claim import SchemaMemory, ask
 
 from tests.fakeserver import FakeServer, Reply, answer, chat_response, raw_numbers
 from tests.helpers import closed_port
@@ -144,7 +144,7 @@ class ServerErrors(unittest.TestCase):
     def test_loading_503_is_waited_out(self):
         with FakeServer() as fake:
             fake.script("m", Reply(503, {"error": {"message": "Loading model"}}), answer("not_shown"))
-            with mock.patch("receipt_pair.client.LOADING_WAIT", 0.05):
+            with mock.patch("receipt_pair.server.client.LOADING_WAIT", 0.05):
                 result = Client(fake.base_url, timeout=10).chat({"model": "m", "messages": []})
         self.assertIn("not_shown", result.content)
 

@@ -3,9 +3,9 @@
 import json
 import unittest
 
-from receipt_pair.conform import conforms
+from receipt_pair.readers.conform import conforms
 from receipt_pair.readers import answer_schema, lines_schema
-from receipt_pair.render import render_turns
+from receipt_pair.check.render import render_turns
 from receipt_pair.logs import Turn
 
 TURNS = [Turn("git push", "To origin\n ! [rejected] main -> main (fetch first)"),

@@ -19,7 +19,7 @@ import sys
 import unittest
 from collections import Counter
 
-from receipt_pair.items import read_items
+from receipt_pair.logs.items import read_items
 from receipt_pair.logs import read_log
 from tests.fakeserver import FakeServer, answer
 from tests.helpers import EXAMPLES, TempDirTest, closed_port, run_cli, users_reader

@@ -7,8 +7,8 @@ import shutil
 import sys
 import unittest
 
-from receipt_pair.expiry import EXPIRED, INVALID, VALID, judge
-from receipt_pair.records import canonical_sha256
+from receipt_pair.audit.expiry import EXPIRED, INVALID, VALID, judge_receipt as judge
+from receipt_pair.store.records import canonical_sha256
 
 from tests.fakeserver import FakeServer, answer
 from tests.helpers import EXAMPLES, ROOT, TempDirTest, run_cli

@@ -17,9 +17,9 @@ import threading
 import time
 from unittest import mock
 
-from receipt_pair import hook_records
-from receipt_pair.cli_hook import install_snippet
-from receipt_pair.stop_hook import MAX_CLAIMS, HookState
+from receipt_pair.hooks import records as hook_records
+from receipt_pair.cli.hook import install_snippet
+from receipt_pair.hooks.stop import MAX_CLAIMS, HookState
 from tests.fakeserver import FakeServer, Reply, answer
 from tests.helpers import DATA, TempDirTest, closed_port, run_cli, users_reader
 

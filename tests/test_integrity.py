@@ -8,9 +8,9 @@ import sys
 import threading
 from unittest import mock
 
-from receipt_pair import files, records
+from receipt_pair.store import files, records
 from receipt_pair.cli import main
-from receipt_pair.probes import DISGUISED, HIDING
+from receipt_pair.check.probes import DISGUISED, HIDING
 
 from tests.fakeserver import FakeServer, Reply, answer, chat_response, raw_numbers
 from tests.helpers import (EXAMPLES, ROOT, GateTest, TempDirTest, make_items, run_asking,
@@ -64,7 +64,7 @@ class GateAttack(GateTest):
     def test_class_3_disguised_failure_lines(self):
         for how, line in DISGUISED.items():
             with self.subTest(how=how):
-                from receipt_pair.render import readable
+                from receipt_pair.check.render import readable
 
                 log = self.turns_log({"cmd": "./deploy", "output": line + "\n"})
                 self.assert_blocked(self.gate(log, answer("shown", "T1", readable(line).strip())))
@@ -442,7 +442,7 @@ class TerminalOutputWithoutTheGuard(TerminalOutput):
     def test_the_guard_alone(self):
         import io
 
-        from receipt_pair.visible import MarkedStream, json_text
+        from receipt_pair.cli.visible import MarkedStream, json_text
 
         stream = io.StringIO()
         MarkedStream(stream, "standard output").write("a\x1b[2K\rb\x9b\u202e\ud800\tc\n")
@@ -522,7 +522,7 @@ class StrictRecords(TempDirTest):
 
     def test_a_value_that_cannot_be_written_is_refused_before_anything_is(self):
         from receipt_pair.errors import InputError
-        from receipt_pair.ledger import append_receipt
+        from receipt_pair.store.ledger import append_receipt
 
         receipt = {"schema": records.RECEIPT_SCHEMA, "claim": "c",
                    "models": [{"timings": {"prompt_ms": float("nan")}}]}

@@ -8,9 +8,9 @@ import json
 import os
 
 from receipt_pair.answers import CONTRADICTED, SHOWN, CheckedAnswer
-from receipt_pair.menu import MAX_LINES, labelled_lines, pick_lines
+from receipt_pair.readers.menu import MAX_LINES, labelled_lines, pick_lines
 from receipt_pair.readers import get_reader
-from receipt_pair.readers_menu import decide_narrow, partner_hint
+from receipt_pair.readers.menu_words import decide_narrow, partner_hint
 from receipt_pair.turn import Turn
 
 from tests.fakeserver import FakeServer, answer
@@ -214,7 +214,7 @@ class SecretsStayHome(GateTest):
 
 class RedactionShapes(GateTest):
     def test_each_shape_is_replaced_and_ordinary_lines_are_not(self):
-        from receipt_pair.redact import redact
+        from receipt_pair.logs.redact import redact
 
         secret = {
             "git clone https://alice:s3cretPass@github.com/org/repo.git": "s3cretPass",

@@ -10,9 +10,10 @@ import unittest
 from unittest import mock
 
 from receipt_pair.errors import InputError, UsageError
-from receipt_pair.ledger import (ENV_LEDGER, GENESIS, append_receipt, line_sha256, read_ledger,
-                                 verify_ledger)
-from receipt_pair.records import RECEIPT_SCHEMA
+from receipt_pair.audit.ledger import verify_ledger
+from receipt_pair.store.ledger import (ENV_LEDGER, GENESIS, append_receipt, line_sha256,
+                                       read_ledger)
+from receipt_pair.store.records import RECEIPT_SCHEMA
 
 from tests.fakeserver import FakeServer, answer
 from tests.helpers import EXAMPLES, ROOT, TempDirTest, run_cli
@@ -237,7 +238,7 @@ class TornLines(LedgerTest):
 _APPENDER = """
 import os, sys, time
 sys.path.insert(0, {root!r})
-from receipt_pair.ledger import append_receipt
+from receipt_pair.store.ledger import append_receipt
 ledger, name, go = sys.argv[1], sys.argv[2], sys.argv[3]
 while not os.path.exists(go):
     time.sleep(0.001)

@@ -7,7 +7,7 @@ import unittest
 from unittest import mock
 
 from receipt_pair.errors import InputError
-from receipt_pair.items import read_items
+from receipt_pair.logs.items import read_items
 from receipt_pair.logs import parse_log, read_log
 
 from tests.helpers import DATA, TempDirTest, run_cli

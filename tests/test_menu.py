@@ -8,10 +8,10 @@ import sys
 
 from receipt_pair.answers import (CONTRADICTED, LOW_CONFIDENCE, NOT_SHOWN, OK, SHOWN,
                                   SHOWN_QUOTES_FAILURE, WRONG_TURN, CheckedAnswer)
-from receipt_pair.confidence import verdict_probabilities
-from receipt_pair.menu import is_viewer, labelled_lines, pick_lines
+from receipt_pair.readers.confidence import verdict_probabilities
+from receipt_pair.readers.menu import is_viewer, labelled_lines, pick_lines
 from receipt_pair.readers import READERS, get_reader, pack_replies, unpack_replies
-from receipt_pair.readers_menu import decide_narrow, partner_hint, render_menu_log
+from receipt_pair.readers.menu_words import decide_narrow, partner_hint, render_menu_log
 from receipt_pair.turn import Turn
 
 from tests.fakeserver import FakeServer

@@ -5,10 +5,11 @@ import json
 import os
 import random
 
-from receipt_pair.expiry import judge
-from receipt_pair.ledger import entry_summary, verify_ledger
-from receipt_pair.page import ledger_page, marked_lines, receipt_page
-from receipt_pair.replay import replay_receipt
+from receipt_pair.audit.expiry import judge_receipt as judge
+from receipt_pair.audit.ledger import verify_ledger
+from receipt_pair.store.ledger import entry_summary
+from receipt_pair.cli.page import ledger_page, marked_lines, receipt_page
+from receipt_pair.audit.replay import replay_receipt
 
 from tests.fakeserver import FakeServer, answer
 from tests.pages import (HOSTILE_CLAIM, HOSTILE_OUTPUT, IMG_QUOTE, PAGE_TAGS, Elements,

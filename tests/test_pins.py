@@ -8,10 +8,10 @@ import sys
 import unittest
 
 from receipt_pair.errors import InputError
-from receipt_pair.records import canonical_sha256
-from receipt_pair.pins import (Pin, pin_from_collection, pin_from_junit, pin_problem, read_pin,
+from receipt_pair.store.records import canonical_sha256
+from receipt_pair.pair.pins import (Pin, pin_from_collection, pin_from_junit, pin_problem, read_pin,
                                witness_problem)
-from receipt_pair.testcounts import Counts, count_tests
+from receipt_pair.check.testcounts import Counts, count_tests
 
 from tests.fakeserver import FakeServer, answer
 from tests.helpers import DATA, TempDirTest, run_cli

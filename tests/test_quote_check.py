@@ -4,12 +4,12 @@ import json
 import random
 import unittest
 
-from receipt_pair import evidence
+from receipt_pair.check import evidence
 from receipt_pair.answers import CONTRADICTED, EMPTY_QUOTE, INVALID_VERDICT, MODEL_NOT_SHOWN, NOT_SHOWN, OK, QUOTE_NOT_FOUND, REFUSAL_CODES, SHOWN_QUOTES_FAILURE, UNPARSEABLE_REPLY, WRONG_TURN
-from receipt_pair.quote_check import check_reply
-from receipt_pair.render import render_turns
+from receipt_pair.check.quote import check_reply
+from receipt_pair.check.render import render_turns
 from receipt_pair.logs import Turn
-from receipt_pair.probes import PUSH_LOG, QUOTE_PROBES
+from receipt_pair.check.probes import PUSH_LOG, QUOTE_PROBES
 
 
 def reply(verdict, turn="T1", quote="", reason="r"):

@@ -5,7 +5,7 @@ import json
 import sys
 
 from receipt_pair.logs import read_log
-from receipt_pair.witness import record_turn
+from receipt_pair.pair.witness import record_turn
 
 from tests.helpers import TempDirTest, run_cli
 

@@ -3,9 +3,9 @@ import json
 import os
 import unittest
 
-from receipt_pair.render import cut_middle, render_log, render_turns
-from receipt_pair import screen as screen_module
-from receipt_pair import terminal
+from receipt_pair.check.render import cut_middle, render_log, render_turns
+from receipt_pair.check import screen as screen_module
+from receipt_pair.check import terminal
 from receipt_pair.logs import Turn, turn_from_json
 
 from tests.helpers import DATA

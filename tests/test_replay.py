@@ -37,7 +37,7 @@ class Tampering(TempDirTest):
         self.assertIn("reply sha256 differs", out)
 
     def test_reply_and_its_hash_edited_together(self):
-        from receipt_pair.request import sha256_text
+        from receipt_pair.server.request import sha256_text
 
         records = [dict(r) for r in self.records]
         records[2]["reply"] = '{"verdict": "not_shown", "turn": null, "quote": "", "reason": ""}'

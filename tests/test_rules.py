@@ -2,7 +2,7 @@ import itertools
 import unittest
 
 from receipt_pair.answers import CONTRADICTED, CheckedAnswer, NOT_SHOWN, OK, QUOTE_NOT_FOUND, SHOWN
-from receipt_pair.rules import RULES, TABLE, combine, combine_answers
+from receipt_pair.check.rules import RULES, TABLE, combine, combine_answers
 
 S, C, N = SHOWN, CONTRADICTED, NOT_SHOWN
 

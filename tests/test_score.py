@@ -3,9 +3,9 @@
 import json
 import unittest
 
-from receipt_pair.items import read_items
-from receipt_pair.records import ANSWERS_SCHEMA
-from receipt_pair.score import score, wilson
+from receipt_pair.logs.items import read_items
+from receipt_pair.store.records import ANSWERS_SCHEMA
+from receipt_pair.audit.score import score, wilson
 
 from tests.helpers import TempDirTest, run_cli
 

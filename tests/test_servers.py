@@ -4,13 +4,13 @@ in that kind's form, the settings it cannot apply, and its model management."""
 import json
 import unittest
 
-from receipt_pair import servers
-from receipt_pair.client import Client, RemoteModelRefused, SchemaRefused
-from receipt_pair.conform import conforms
+from receipt_pair.server import servers
+from receipt_pair.server.client import Client, RemoteModelRefused, SchemaRefused
+from receipt_pair.readers.conform import conforms
 from receipt_pair.errors import ServerError
 from receipt_pair.readers import READERS, READER_V1, get_reader
-from receipt_pair.render import render_turns
-from receipt_pair.request import SETTINGS, build_request, request_sha256, unapplied_settings
+from receipt_pair.check.render import render_turns
+from receipt_pair.server.request import SETTINGS, build_request, request_sha256, unapplied_settings
 from receipt_pair.logs import Turn
 
 from tests.fakeserver import FakeServer, Reply, answer, ollama_response

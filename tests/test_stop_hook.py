@@ -6,12 +6,12 @@ import os
 import unittest
 from types import SimpleNamespace
 
-from receipt_pair.claims import Claim
+from receipt_pair.hooks.claims import Claim
 from receipt_pair.errors import InputError
-from receipt_pair.rules import Quote
-from receipt_pair.hook_session import (final_message, same_message, session_file_problem,
+from receipt_pair.check.rules import Quote
+from receipt_pair.hooks.session import (final_message, same_message, session_file_problem,
                                        wait_for_session)
-from receipt_pair.stop_hook import (MAX_CLAIMS, MAX_NOTICE_CHARS, HookState, Outcome,
+from receipt_pair.hooks.stop import (MAX_CLAIMS, MAX_NOTICE_CHARS, HookState, Outcome,
                                     bounded, decide, parse_hook_input, unrecorded)
 from tests.helpers import DATA, TempDirTest
 

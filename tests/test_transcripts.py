@@ -13,9 +13,9 @@ import random
 import unittest
 
 from receipt_pair.errors import InputError
-from receipt_pair.files import decode
+from receipt_pair.store.files import decode
 from receipt_pair.logs import Turn
-from receipt_pair.transcripts import FORMATS, detect, read_transcript
+from receipt_pair.logs.transcripts import FORMATS, detect, read_transcript
 
 from tests.helpers import DATA, ROOT, EXAMPLES, STDLIB
 

@@ -4,12 +4,13 @@ import json
 import unittest
 
 from receipt_pair.answers import OK
-from receipt_pair.quote_check import check_reply
+from receipt_pair.legacy import evidence_c1
+from receipt_pair.check.quote import check_reply
 from receipt_pair.readers import READERS, READER_V1, get_reader, lines_schema
-from receipt_pair.render import render_turns
-from receipt_pair.request import build_request
+from receipt_pair.check.render import render_turns
+from receipt_pair.server.request import build_request
 from receipt_pair.logs import Turn
-from receipt_pair.probes import QUOTE_PROBES
+from receipt_pair.check.probes import QUOTE_PROBES
 
 TURNS = [Turn("git push", "To origin\n ! [rejected] main -> main\n"),
          Turn("git push", ""), Turn("git push", "   a..b  main -> main\n   a..b  main -> main")]
@@ -37,7 +38,7 @@ class Variants(unittest.TestCase):
                 reply = json.dumps({"verdict": "contradicted", "turn": turn.id, "quote": line,
                                     "reason": ""})
                 # v2's schema, judged by v2's check (c1): every offered line is found.
-                self.assertEqual(check_reply(reply, shown, "c1").code, OK)
+                self.assertEqual(check_reply(reply, shown, "c1", evidence_c1).code, OK)
         last = branches[-1]["properties"]
         self.assertEqual((last["verdict"]["const"], last["quote"]["const"]), ("not_shown", ""))
 

@@ -2,10 +2,10 @@
 (READER:SET[:MIN_CONFIDENCE]); each answer is re-derived with the current quote check."""
 import sys, json, os, statistics
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-from receipt_pair.items import read_items
-from receipt_pair.records import read_answers
+from receipt_pair.logs.items import read_items
+from receipt_pair.store.records import read_answers
 from receipt_pair.readers import get_reader, unpack_replies
-from receipt_pair.score import score
+from receipt_pair.audit.score import score
 from receipt_pair.answers import CheckedAnswer, CHECKED_KEYS
 def rederive(reader, items, rows, min_conf=None):
     by = {i.id: i for i in items}

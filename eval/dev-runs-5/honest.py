@@ -20,8 +20,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
-from receipt_pair.quote_check import check_reply  # noqa: E402
-from receipt_pair.render import Shown, render_turns  # noqa: E402
+from receipt_pair.check.quote import check_reply  # noqa: E402
+from receipt_pair.readers import VOCABULARIES  # noqa: E402
+from receipt_pair.check.render import Shown, render_turns  # noqa: E402
 from receipt_pair.turn import turn_from_json  # noqa: E402
 
 
@@ -43,7 +44,8 @@ def main():
         shown = Shown(render_turns(turns, len(turns), 10**6, 10**7), item["claim"], turns)
         verdict = {"shown": "shown", "contradicted": "contradicted"}.get(item["truth"])
         if verdict and item.get("line"):
-            checked = check_reply(reply(verdict, item["turn"], item["line"]), shown, args.check)
+            checked = check_reply(reply(verdict, item["turn"], item["line"]), shown, args.check,
+                                  VOCABULARIES[args.check])
             honest[verdict] += 1
             if checked.code != "ok":
                 refused[(verdict, checked.code)] += 1
@@ -56,7 +58,8 @@ def main():
             passed = []
             for t in shown:
                 for line in {l.strip() for l in t.output.split("\n") if l.strip()}:
-                    if check_reply(reply(wrong, t.id, line), shown, args.check).code == "ok":
+                    if check_reply(reply(wrong, t.id, line), shown, args.check,
+                                  VOCABULARIES[args.check]).code == "ok":
                         passed.append((t.id, line))
             exposure[(wrong, "items")] += 1
             exposure[(wrong, "items with a line that passes")] += bool(passed)

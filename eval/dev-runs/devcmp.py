@@ -3,9 +3,9 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 os.chdir(ROOT)
-from receipt_pair.items import read_items
-from receipt_pair.records import read_answers
-from receipt_pair.score import score
+from receipt_pair.logs.items import read_items
+from receipt_pair.store.records import read_answers
+from receipt_pair.audit.score import score
 items, sha = read_items("eval/dev-items.jsonl")
 for v in sys.argv[1:]:
     h, rows, _ = read_answers(f"eval/dev-runs/{v}-qwen15-qwen05.jsonl")

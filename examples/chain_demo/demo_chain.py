@@ -5,7 +5,7 @@
                                              [--model-a ID] [--model-b ID] [ID ...]
 
 A build agent says "done" on a few claims, each with the log of what its commands
-printed. Before anyone acts on a claim, the receipt check (receipt_pair.pair.check_claim,
+printed. Before anyone acts on a claim, the receipt check (receipt_pair.pair.claim.check_claim,
 two models on the local server, every quote checked in plain code) reads that log:
 
 - contradicted: the claim is held back and goes back to the build agent; the reviewer and
@@ -35,13 +35,13 @@ if os.path.isdir(os.path.join(ROOT, "receipt_pair")) and ROOT not in sys.path:
 # noqa: E402 below: these come after the path is set.
 from receipt_pair import errors  # noqa: E402
 from receipt_pair.answers import CONTRADICTED, MODEL_NOT_SHOWN, OK, SHOWN  # noqa: E402
-from receipt_pair.render import render_turns  # noqa: E402
-from receipt_pair.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,  # noqa: E402
+from receipt_pair.check.render import render_turns  # noqa: E402
+from receipt_pair.server.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,  # noqa: E402
                                  DEFAULT_TIMEOUT, ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B,
                                  Client, ServerUnreachable)
 from receipt_pair.errors import ReceiptPairError  # noqa: E402
 from receipt_pair.logs import Turn  # noqa: E402
-from receipt_pair.pair import check_claim  # noqa: E402
+from receipt_pair.pair.claim import check_claim  # noqa: E402
 from receipt_pair.readers import DEFAULT_READER, ENV_READER  # noqa: E402
 
 COULD_NOT_CHECK = "could not check"

@@ -1,0 +1,1 @@
+"""Re-deriving offline: replay, expiry, score, selftest. Imports everything below hooks."""

@@ -1,0 +1,50 @@
+"""Built-in probes of the quote check and the pair rules, each run both ways.
+
+Every rule of the quote check has a known-bad reply it must refuse and a known-good reply it
+must accept; every cell of the pair table is probed under every rule. The probes are counted
+so that a suite that shrinks is noticed.
+"""
+
+from dataclasses import dataclass
+
+from .. import answers as an
+from ..check.probes import QUOTE_PROBES
+from ..check.quote import check_reply
+from ..check.rules import RULES, TABLE, combine, combine_answers
+
+SHOWN, NOT_SHOWN = an.SHOWN, an.NOT_SHOWN
+
+
+@dataclass(frozen=True)
+class Result:
+    name: str
+    passed: bool
+    detail: str
+
+
+def _probe_quote(probe):
+    checked = check_reply(probe.reply, probe.shown())
+    passed = checked.answer == probe.answer and checked.code == probe.code
+    return Result(probe.name, passed, f"{checked.answer} ({checked.code})")
+
+
+def _probe_rules():
+    results = []
+    for (a, b), column in TABLE.items():
+        for rule, want in zip(RULES, column):
+            got = combine_answers(a, b, rule)
+            results.append(Result(f"{rule}: A {a} + B {b} -> {want}", got == want, got))
+    # The deciding quotes are those of the models whose answer the pair took.
+    a = an.CheckedAnswer("shown", "T1", "q-a", "", SHOWN, an.OK)
+    b = an.CheckedAnswer("not_shown", None, "", "", NOT_SHOWN, an.MODEL_NOT_SHOWN)
+    pair = combine(a, b, "r1")
+    results.append(Result("r1 keeps A's quote as the deciding one",
+                          [q.quote for q in pair.quotes] == ["q-a"], str(pair.quotes)))
+    pair = combine(a, b, "r2")
+    results.append(Result("r2 lists no quote for not shown", pair.quotes == (), str(pair.quotes)))
+    return results
+
+
+def run_probes():
+    """Every probe's result, quote check first, then the pair rules."""
+    return [_probe_quote(p) for p in QUOTE_PROBES] + _probe_rules()

@@ -1,0 +1,67 @@
+"""The pair rules: two checked answers become one, by a fixed table.
+
+Whatever the rule, the pair says `shown` or `contradicted` only when at least one model said
+it with a quote that passed the check, and it lists those quotes.
+"""
+
+from dataclasses import dataclass
+from typing import Tuple
+
+from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN
+
+S, C, N = SHOWN, CONTRADICTED, NOT_SHOWN
+
+# (A's answer, B's answer) -> the pair's answer, one column per rule (spec section 3).
+TABLE = {
+    (S, S): (S, S, S),
+    (S, C): (N, N, N),
+    (S, N): (S, N, N),
+    (C, S): (N, N, N),
+    (C, C): (C, C, C),
+    (C, N): (C, C, N),
+    (N, S): (S, N, N),
+    (N, C): (C, C, N),
+    (N, N): (N, N, N),
+}
+RULES = ("r1", "r2", "r3")
+DEFAULT_RULE = "r2"
+RULE_NAMES = {
+    "r1": "R1: one model's answer stands when the other abstains",
+    "r2": "R2: shown needs both",
+    "r3": "R3: agree or not shown",
+}
+
+
+@dataclass(frozen=True)
+class Quote:
+    arm: str
+    turn: str
+    quote: str
+
+    def to_dict(self):
+        return {"arm": self.arm, "turn": self.turn, "quote": self.quote}
+
+
+@dataclass(frozen=True)
+class PairAnswer:
+    answer: str
+    rule: str
+    quotes: Tuple[Quote, ...]
+
+
+def combine_answers(a, b, rule=DEFAULT_RULE):
+    """The pair's answer for model A's and model B's checked answers (strings)."""
+    if rule not in RULES:
+        raise ValueError(f"unknown rule {rule!r}")
+    return TABLE[(a, b)][RULES.index(rule)]
+
+
+def combine(a, b, rule=DEFAULT_RULE):
+    """Combine two CheckedAnswer objects; the deciding quotes come with the answer."""
+    answer = combine_answers(a.answer, b.answer, rule)
+    quotes = tuple(
+        Quote(arm, checked.turn, checked.quote)
+        for arm, checked in (("A", a), ("B", b))
+        if answer != NOT_SHOWN and checked.answer == answer
+    )
+    return PairAnswer(answer=answer, rule=rule, quotes=quotes)

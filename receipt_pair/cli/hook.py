@@ -1,0 +1,374 @@
+"""The commands where agents stop: `hook claude-code`, `hook codex`, and `claims`.
+
+`hook AGENT` is run by the agent itself at Stop/SubagentStop, with the hook's JSON on
+standard input. It answers in the agent's own protocol (docs/formats.md, "Stop hook"):
+to send the agent back, `{"decision": "block", "reason": ...}` on standard output and exit
+status 0 (or, with `--block-with exit2`, the reason on standard error and status 2); to
+let it stop, nothing on standard output, or `{"systemMessage": ...}` when the person should
+be told something. No other outcome ever exits 2: a hook that fails for any other reason
+must let the agent stop, never trap it, so even a usage error exits 1 (cli.py).
+"""
+
+import json
+import os
+import shlex
+import shutil
+import sys
+import time
+
+from ..hooks import session as hook_session, stop as stop_hook
+from ..hooks import records
+from ..hooks.claims import given_claims, split_claims
+from ..hooks.claims_model import split_with_model
+from .ledger import one_line
+from .options import (add_ledger_option, add_model_options, client_for, message,
+                          positive_float, positive_int, print_json)
+from ..server.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B, DEFAULT_TIMEOUT,
+                     Client, ServerUnreachable)
+from ..errors import InputError, ReceiptPairError, ServerError, UsageError
+from ..store.files import decode, display_name, read_bytes
+from ..store.ledger import append_receipt, ledger_path
+from ..logs import read_log
+from ..pair.claim import check_claim
+from ..readers import get_reader
+from ..check.rules import DEFAULT_RULE
+
+# The snippets give the hook this long (seconds); its own budget stays under it, so it
+# answers (and saves its receipts) before the agent would kill it.
+SNIPPET_TIMEOUT = 600
+DEFAULT_BUDGET = 540.0
+# Below this many seconds left, no further claim is asked about.
+MIN_CALL_SECONDS = 5.0
+BLOCK_WITH = ("decision", "exit2")
+MAX_NOTES = 40  # lines on standard error per stop
+SPLITS = ("rules", "model")
+WHERE_SNIPPET_GOES = {
+    "claude-code": "add this to ~/.claude/settings.json (all projects) or "
+                   ".claude/settings.json (this project), merged with any \"hooks\" there",
+    "codex": "add this to ~/.codex/hooks.json (all projects) or .codex/hooks.json (this "
+             "project), merged with any \"hooks\" there; Codex asks you to trust a new hook "
+             "before it runs it (before Codex 0.124, also set [features] codex_hooks = true "
+             "in config.toml)",
+}
+
+
+def add_hook(commands):
+    p = commands.add_parser(
+        "hook", help="run where an agent stops: check the claims of its last message",
+        description="Run by Claude Code or Codex at Stop/SubagentStop with the hook's JSON "
+                    "on standard input. Blocks the stop when the agent's own session log "
+                    "contradicts a claim of its last message.")
+    p.add_argument("agent", choices=sorted(stop_hook.AGENTS), help="which agent runs the hook")
+    p.add_argument("--install-snippet", action="store_true",
+                   help="print the settings JSON that installs this hook, and exit")
+    p.add_argument("--input", default="-", metavar="FILE",
+                   help="the hook's JSON (default: standard input)")
+    p.add_argument("--claims-from", metavar="FILE",
+                   help="check these claims, one per line (- for standard input, with "
+                        "--input FILE), instead of splitting the last message")
+    p.add_argument("--split", choices=SPLITS, default="rules",
+                   help="how the last message is split into claims: plain-code rules "
+                        "(default), or one model request whose spans plain code checks")
+    p.add_argument("--split-model", metavar="MODEL",
+                   help="the model that splits with --split model (default: model A)")
+    p.add_argument("--not-shown", choices=stop_hook.NOT_SHOWN_POLICIES,
+                   default=stop_hook.DEFAULT_NOT_SHOWN,
+                   help="what a claim the log does not show does: block once in a session "
+                        "(default), never block, or block at every stop that is not "
+                        "already a continuation")
+    p.add_argument("--max-blocks", type=positive_int, default=stop_hook.DEFAULT_MAX_BLOCKS,
+                   help="blocks in a row for contradicted claims before the agent is let "
+                        "stop anyway (default: %(default)s)")
+    p.add_argument("--block-with", choices=BLOCK_WITH, default="decision",
+                   help="block by a JSON decision on standard output (default) or by exit "
+                        "status 2 with the reason on standard error")
+    p.add_argument("--receipts", metavar="DIR",
+                   help="where receipts go (default: receipt-pair/ beside the session file)")
+    p.add_argument("--wait", type=float, default=hook_session.DEFAULT_WAIT, metavar="SECONDS",
+                   help="how long the session file may lag the hook (default: %(default)s)")
+    p.add_argument("--budget", type=positive_float, default=DEFAULT_BUDGET, metavar="SECONDS",
+                   help="time for all the checks; claims left when it runs out are not "
+                        f"checked (default: %(default)s, under the snippets' {SNIPPET_TIMEOUT})")
+    add_ledger_option(p)
+    add_model_options(p)
+    p.set_defaults(func=_cmd_hook)
+
+
+def add_claims(commands):
+    p = commands.add_parser("claims", help="split a message into its claims of finished work")
+    p.add_argument("--message", default="-", metavar="FILE",
+                   help="the agent's message (default: standard input)")
+    p.add_argument("--json", action="store_true", help="machine output")
+    p.set_defaults(func=_cmd_claims)
+
+
+def _cmd_claims(args):
+    text = decode(read_bytes(args.message), display_name(args.message))
+    claims = split_claims(text)
+    if args.json:
+        print_json([c.to_dict() for c in claims])
+    else:
+        for claim in claims:
+            print(f"{claim.start}-{claim.end}: {claim.text}")
+    return 0
+
+
+# -- the hook -------------------------------------------------------------------------------
+
+
+def _cmd_hook(args):
+    if args.install_snippet:
+        # the reader goes into the command unasked: one that cannot run (an unknown value of
+        # RECEIPT_PAIR_READER) would leave a hook that never checks anything
+        get_reader(args.reader)
+        print_json(install_snippet(args.agent, snippet_command(args)))
+        print(f"receipt-pair: {WHERE_SNIPPET_GOES[args.agent]}", file=sys.stderr)
+        return 0
+    if args.claims_from == "-" and args.input == "-":
+        raise UsageError("--claims-from - reads standard input, which carries the hook's "
+                         "JSON: give the hook's JSON with --input FILE")
+    try:
+        decision, notes = run_hook(args)
+    except ReceiptPairError as exc:  # the input or the session: never a reason to trap
+        decision = stop_hook.StopDecision(False, notice=f"receipt-pair could not check the "
+                                                        f"agent's claims: {message(exc)}")
+        notes = []
+    except (OSError, ValueError, RecursionError) as exc:
+        # Whatever else the agent's input or this machine does, the hook lets the agent
+        # stop and says why: a hook that fails must never trap it.
+        why = stop_hook.cut(f"{type(exc).__name__}: {exc}", 1000)
+        decision = stop_hook.StopDecision(False, notice="receipt-pair could not check the "
+                                                        f"agent's claims: {why}")
+        notes = []
+    return answer(args, decision, notes)
+
+
+def answer(args, decision, notes):
+    """Tell the agent (and the person) what was decided, in the agent's protocol. Lines
+    for the person are made safe for a terminal and bounded."""
+    if decision.block and args.block_with == "exit2":
+        # Everything on standard error is the reason the agent reads: nothing else goes there.
+        print(decision.reason, file=sys.stderr, flush=True)
+        return 2
+    decision.notice = stop_hook.bounded(decision.notice)
+    for note in notes[:MAX_NOTES]:
+        print(one_line(f"receipt-pair: {note}", stop_hook.MAX_NOTICE_CHARS), file=sys.stderr,
+              flush=True)
+    if decision.notice:
+        print("\n".join(one_line(line) for line in decision.notice.split("\n")),
+              file=sys.stderr, flush=True)
+    if decision.block:
+        reply = {"decision": "block", "reason": decision.reason}
+        if decision.notice:
+            reply["systemMessage"] = decision.notice
+        print(json.dumps(reply, ensure_ascii=False), flush=True)
+        return 0
+    if decision.notice:
+        print(json.dumps({"systemMessage": decision.notice}, ensure_ascii=False), flush=True)
+    return 0
+
+
+def run_hook(args):
+    """(StopDecision, notes for standard error) for the hook input named by --input."""
+    fmt = args.agent
+    hook = stop_hook.parse_hook_input(read_bytes(args.input), display_name(args.input))
+    notes = []
+    if hook.event not in stop_hook.EVENTS:
+        return stop_hook.StopDecision(False, notice=f"receipt-pair: this hook checks Stop and "
+                                                    f"SubagentStop, not {hook.event!r}"), notes
+    path = hook.session_path
+    if not path:
+        return stop_hook.StopDecision(False, notice="receipt-pair: the hook input names no "
+                                                    "session file, so nothing was checked"), notes
+    started = time.monotonic()
+    problem = hook_session.session_file_problem(path)
+    if problem:
+        text, caught_up = None, False
+    else:
+        text, caught_up = hook_session.wait_for_session(path, fmt, hook.last_assistant_message,
+                                                     max(0.0, args.wait))
+        if not caught_up:
+            notes.append(f"the session file did not show the final message within "
+                         f"{args.wait:g} s; checked against what it held")
+    claims, split = _claims(args, hook, text, notes)
+    if not claims:
+        notes.append("no claims of finished work in the last message; nothing to check")
+        return stop_hook.StopDecision(False), notes
+    claims, not_checked = claims[:stop_hook.MAX_CLAIMS], claims[stop_hook.MAX_CLAIMS:]
+    log, error = _session_turns(path, fmt, problem, notes)
+    outcomes = []
+    for claim in claims:
+        if log is None:
+            outcomes.append(stop_hook.Outcome(claim, error=error))
+            continue
+        outcomes.append(_check(args, claim, log.turns, started, outcomes))
+    # Receipts go beside the session file only when there is one: never beside a folder,
+    # a device or a path that names nothing.
+    directory = args.receipts or (None if problem else records.default_directory(path))
+    state = (records.load_state(directory, hook, stop_hook.HookState) if directory
+             else stop_hook.HookState())
+    decision = stop_hook.decide(outcomes, hook.stop_hook_active, args.not_shown,
+                                args.max_blocks, state, not_checked)
+    # The count first: a block whose count is not kept could repeat at every stop.
+    why = (records.record_state(directory, hook, decision.state) if directory
+           else "no folder for the hook's state: give --receipts DIR")
+    if why:
+        notes.append(f"the hook's state was not saved: {why}")
+        decision = stop_hook.unrecorded(decision, why)
+    saved = _keep(args, directory, hook, outcomes, split, decision, caught_up, path,
+                  log, notes) if directory else False
+    notes.append(f"{stop_hook.summary(outcomes)}; "
+                 f"{'blocked the stop' if decision.block else 'the agent may stop'}"
+                 + (f"; receipts in {directory}" if saved else ""))
+    return decision, notes
+
+
+def _session_turns(path, fmt, problem, notes):
+    """(the session file read once as a LogRead, or None and why not)."""
+    if problem:
+        return None, f"the session file cannot be read: {stop_hook.cut(path)}: {problem}"
+    warnings = []
+    try:
+        log = read_log(path, fmt, warnings)
+    except InputError as exc:
+        return None, f"the session file cannot be read: {stop_hook.cut(str(exc), 1000)}"
+    notes += warnings
+    return log, None
+
+
+def _claims(args, hook, text, notes):
+    """(claims, how they were found): given, or split from the last message."""
+    if args.claims_from:
+        data = read_bytes(args.claims_from)
+        return given_claims(decode(data, display_name(args.claims_from))), "given"
+    final = hook.last_assistant_message
+    if final is None and text is not None:
+        final = hook_session.final_message(text, args.agent)[0]
+    if not final:
+        return [], "rules"
+    if args.split == "model":
+        model = args.split_model or args.model_a
+        split = split_with_model(final, client_for(args), model, args.extra_a
+                                 if model == args.model_a else None)
+        for dropped in split.dropped[:3]:
+            notes.append(f"the split model's claim {dropped['text'][:200]!r} was dropped: "
+                         f"{dropped['why']}")
+        if len(split.dropped) > 3:
+            notes.append(f"... and {len(split.dropped) - 3} more of its claims were dropped")
+        if split.error is None:
+            return split.claims, "model"
+        notes.append(f"the split model could not be asked ({split.error}); split in plain "
+                     "code instead")
+    return split_claims(final), "rules"
+
+
+def _check(args, claim, turns, started, outcomes):
+    """One claim's Outcome; a server already found down is not asked again."""
+    down = next((o.error for o in outcomes if o.error and o.error.startswith("server down")),
+                None)
+    if down:
+        return stop_hook.Outcome(claim, error=down)
+    left = args.budget - (time.monotonic() - started)
+    if left < MIN_CALL_SECONDS:
+        return stop_hook.Outcome(claim, error="not checked: the hook's time budget ran out")
+    client = Client(args.base_url, timeout=min(args.timeout, left),
+                    allow_remote=args.allow_remote)
+    try:
+        result = check_claim(claim.text, turns, model_a=args.model_a, model_b=args.model_b,
+                             rule=args.rule, reader=get_reader(args.reader),
+                             max_turns=args.max_turns, extra_a=args.extra_a,
+                             extra_b=args.extra_b, client=client, keep_failed=True)
+    except ServerUnreachable as exc:
+        return stop_hook.Outcome(claim, error=f"server down: {message(exc)}")
+    except ServerError as exc:
+        return stop_hook.Outcome(claim, error=message(exc))
+    return stop_hook.Outcome(claim, result=result)
+
+
+def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log, notes):
+    """Save one record per claim checked (at most MAX_CLAIMS) and feed the ledger. The
+    decision's count is already kept, so a record or a ledger that cannot be written
+    changes nothing but is said, to the person too. Returns whether all were saved."""
+    run = records.new_run_id()
+    log_name = display_name(path)
+    log_sha = log.sha256 if log is not None else None
+    ledger = ledger_path(getattr(args, "ledger", None))
+    failures = []
+    for index, outcome in enumerate(outcomes, 1):
+        error = outcome.error or ("; ".join(f"model {m.arm}: {m.error}"
+                                            for m in outcome.result.failed)
+                                  if outcome.result and outcome.result.failed else None)
+        block = records.hook_block(hook, args.agent, outcome.claim, index, len(outcomes),
+                                   run, split, decision, caught_up, args.not_shown, error)
+        if outcome.result is not None:
+            record = records.hook_receipt(outcome.result, block, log_name, log,
+                                          args.max_turns)
+        else:
+            record = records.hook_note(outcome.claim.text, block, log_name, log_sha)
+        # Receipts go to the ledger too; a note (no model could be asked) is no receipt.
+        into_ledger = ledger if (ledger and outcome.result is not None) else None
+        try:
+            records.keep(directory, records.record_path(directory, hook, run, index), record,
+                         ledger=into_ledger and (lambda r: append_receipt(into_ledger, r)))
+        except (ReceiptPairError, OSError, ValueError, TypeError) as exc:
+            why = message(exc) if isinstance(exc, ReceiptPairError) else \
+                records.why_not_saved(exc)
+            if why not in failures:
+                failures.append(why)
+    if failures:
+        said = f"the receipts were not saved: {'; '.join(failures)}"
+        notes.append(said)
+        decision.tell(f"receipt-pair: {said}")
+    return not failures
+
+
+# -- the one-time set-up ----------------------------------------------------------------------
+
+
+def install_snippet(agent, command):
+    """The hooks configuration that runs `command` at Stop and SubagentStop."""
+    handler = {"type": "command", "command": command, "timeout": SNIPPET_TIMEOUT}
+    return {"hooks": {event: [{"hooks": [dict(handler)]}] for event in stop_hook.EVENTS}}
+
+
+# The options carried into the snippet's command when they differ from the default.
+_CARRIED = (
+    ("--base-url", "base_url", DEFAULT_BASE_URL), ("--model-a", "model_a", DEFAULT_MODEL_A),
+    ("--model-b", "model_b", DEFAULT_MODEL_B), ("--rule", "rule", DEFAULT_RULE),
+    ("--reader", "reader", None), ("--timeout", "timeout", DEFAULT_TIMEOUT),
+    ("--not-shown", "not_shown", stop_hook.DEFAULT_NOT_SHOWN),
+    ("--max-blocks", "max_blocks", stop_hook.DEFAULT_MAX_BLOCKS),
+    ("--block-with", "block_with", "decision"), ("--receipts", "receipts", None),
+    ("--wait", "wait", hook_session.DEFAULT_WAIT), ("--budget", "budget", DEFAULT_BUDGET),
+    ("--split", "split", "rules"), ("--split-model", "split_model", None),
+)
+
+
+def snippet_command(args):
+    """The shell command the agent should run: this program, the agent, and the options
+    given now that differ from the defaults (a server set by environment variable here
+    may not be set where the agent runs)."""
+    words = _program() + ["hook", args.agent]
+    for flag, name, default in _CARRIED:
+        value = getattr(args, name)
+        if value is not None and value != default:
+            if name == "receipts":
+                value = os.path.abspath(value)
+            words += [flag, str(value)]
+    for flag, name in (("--extra-a", "extra_a"), ("--extra-b", "extra_b")):
+        if getattr(args, name):
+            words += [flag, json.dumps(getattr(args, name))]
+    if args.allow_remote:
+        words.append("--allow-remote")
+    return " ".join(word if word.startswith("PYTHONPATH=") else shlex.quote(word)
+                    for word in words)
+
+
+def _program():
+    """How the agent's shell can start receipt-pair: the installed command, or this Python
+    with the package's folder on its path (a clone that was never installed)."""
+    installed = shutil.which("receipt-pair")
+    if installed:
+        return [os.path.abspath(installed)]
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return ["PYTHONPATH=" + shlex.quote(root), sys.executable, "-m", "receipt_pair"]

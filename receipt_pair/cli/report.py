@@ -1,0 +1,146 @@
+"""The text a person reads: one function per thing shown, each returning lines.
+
+Nothing here prints; `cli.py` prints what these return. Every string from outside (a
+model's reply, a log, a receipt, an items or answers file, an error quoting them) goes
+through `visible`, so it cannot move the cursor, erase a line or recolour the verdict.
+"""
+
+import json
+
+from ..answers import CODE_TEXT, MODEL_NOT_SHOWN, OK
+from ..check.rules import RULE_NAMES
+from ..audit.score import ARMS, MEASURE_TEXT, MEASURES
+from .visible import visible
+
+
+def quoted(text):
+    return visible(json.dumps(text, ensure_ascii=False))
+
+
+def _figures(answer):
+    parts = [f"{answer.wall_s:.1f} s"]
+    usage = answer.usage or {}
+    if "prompt_tokens" in usage:
+        parts.append(f"{usage['prompt_tokens']} prompt + {usage.get('completion_tokens', '?')} "
+                     "generated tokens")
+    return ", ".join(parts)
+
+
+def render_model(answer):
+    """The lines that show one model's checked answer."""
+    c = answer.checked
+    lines = [f"model {answer.arm}: {visible(answer.model)}"]
+    if answer.error:
+        lines.append(f"  call failed: {visible(answer.error)}")
+        lines.append("  it cannot vouch for anything")
+        return lines
+    lines.append(f"  verdict: {visible(c.verdict) if c.verdict is not None else '(none)'}"
+                 f"   turn: {visible(c.turn) or '-'}")
+    lines.append(f"  quote:   {quoted(c.quote) if c.quote else '(none)'}")
+    if c.code == OK:
+        lines.append("  check:   passed: the quote is in that turn's output")
+    elif c.code == MODEL_NOT_SHOWN:
+        lines.append("  check:   nothing to check (the model said not shown)")
+    else:
+        lines.append(f"  check:   refused, {c.code}: {CODE_TEXT.get(c.code, '')}")
+    lines.append(f"  reason:  {visible(c.reason) or '(none)'}")
+    lines.append(f"  answer:  {c.answer}   ({_figures(answer)})")
+    return lines
+
+
+def render_check(result):
+    lines = [
+        f"claim:  {visible(result.claim)}",
+        f"rule:   {RULE_NAMES[result.rule]}",
+        f"answer: {result.answer}",
+    ]
+    for quote in result.quotes:
+        lines.append(f"  decided by model {quote.arm}, {visible(quote.turn)}: "
+                     f"{quoted(quote.quote)}")
+    for answer in result.models:
+        lines.append("")
+        lines.extend(render_model(answer))
+    return lines
+
+
+def render_verify(checked):
+    lines = [f"answer: {checked.answer}",
+             f"code:   {checked.code}: {CODE_TEXT.get(checked.code, '')}",
+             f"the model said: {visible(checked.verdict) or '(nothing usable)'}, turn "
+             f"{visible(checked.turn) or '-'}, quote "
+             f"{quoted(checked.quote) if checked.quote else '(none)'}"]
+    if checked.reason:
+        lines.append(f"its reason: {visible(checked.reason)}")
+    return lines
+
+
+def format_seconds(seconds):
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+def progress_line(event):
+    """One line of batch progress (a note, or one question answered)."""
+    if event.note:
+        return f"note: {visible(event.note)}"
+    status = f"error: {visible(event.error)}" if event.error else \
+        f"{event.answer} ({event.code})"
+    return (f"[{event.arm} {event.done}/{event.total}] {visible(event.item_id)}: {status} "
+            f"{event.wall_s:.1f}s; about {format_seconds(event.eta_s)} left")
+
+
+def _pct(value):
+    return f"{100 * value:.1f}%"
+
+
+def render_score(result):
+    truths = ", ".join(f"{n} {t}" for t, n in sorted(result["truths"].items()))
+    models = result.get("models") or {}
+    lines = [f"items: {result['items']} ({truths}); reader {visible(result.get('reader'))}",
+             f"model A: {visible(models.get('A'))}", f"model B: {visible(models.get('B'))}",
+             ""]
+    for arm in ARMS:
+        title = {"A": "model A alone", "B": "model B alone"}.get(arm) or RULE_NAMES[arm.lower()]
+        lines.append(title)
+        for m in MEASURES:
+            v = result["arms"][arm][m]
+            lines.append(f"  {MEASURE_TEXT[m]:<52} {v['k']:>4} of {v['n']:<4} "
+                         f"{_pct(v['rate']):>6}  [{_pct(v['low'])}, {_pct(v['high'])}]")
+        lines.append("")
+    wrong = result["wrong"]
+    lines.append(f"wrong: model A {wrong['A']}, model B {wrong['B']}, both {wrong['both']}"
+                 + (f" ({visible(', '.join(wrong['both_ids']))})" if wrong["both_ids"] else ""))
+    for arm in ("A", "B"):
+        changed = result["check_changed"][arm]
+        lines.append(f"quote check on model {arm}: overturned {changed['overturned_right']} "
+                     f"right verdict(s), caught {changed['caught_wrong']} wrong one(s); codes "
+                     + visible(", ".join(f"{k} {v}" for k, v in result["codes"][arm].items())))
+    if result["traps"]:
+        lines.append("")
+        lines.append("per trap (right, k of n):")
+        for trap, block in result["traps"].items():
+            cells = "  ".join(f"{arm} {block['arms'][arm]['right']['k']}/{block['items']}"
+                              for arm in ARMS)
+            lines.append(f"  {visible(trap):<28} {cells}")
+    for arm in ("A", "B"):
+        lost = result["no_answer"][arm]
+        if lost["failed"] or lost["missing"]:
+            lines.append(visible(f"model {arm}: no usable answer, counted wrong: failed "
+                                 f"{lost['failed'] or 'none'}, never asked "
+                                 f"{lost['missing'] or 'none'}"))
+    return lines
+
+
+def render_differences(differences, what, count):
+    """replay's lines: one per difference, then a summary."""
+    lines = [f"differs: {visible(line)}" for line in differences]
+    if differences:
+        lines.append(f"replay: {len(differences)} difference(s) in {visible(what)}")
+    else:
+        lines.append(f"replay: {visible(what)} re-derived offline, {count} record(s), no "
+                     "differences")
+    return lines

@@ -1,0 +1,335 @@
+"""Where agents stop: the Stop hook's input, and what to answer.
+
+Claude Code and Codex run a command at `Stop` (and `SubagentStop`) with one JSON object on
+standard input (docs/formats.md, "Stop hook"). This module reads it (refusing values no
+agent sends: paths that name no file, fields of any length) and turns the answers to the
+final message's claims into a `StopDecision`: block (with the text the agent reads) or let
+the agent stop (with, maybe, a notice for the person). The session file itself (its final
+message, the wait for it) is `hook_session.py`. Nothing here prints; `cli_hook.py` does.
+
+The policy, in one place (`decide`):
+- a claim the log contradicts blocks the stop, listing the claim and the deciding quotes;
+  when the agent was already sent back by a block (`stop_hook_active`), it blocks again
+  only up to `max_blocks` blocks in a row, so a wrong answer can never trap the agent;
+- a claim the log does not show blocks only as the not-shown policy says, and never when
+  `stop_hook_active` is true;
+- a claim that could not be checked (server down, a model call failed, the session file
+  unreadable) blocks nothing: the person is told, and the agent may stop;
+- at most `MAX_CLAIMS` claims of one message are checked; the rest are named as not
+  checked, so a message of thousands of claims costs no more than one of twelve;
+- a block is only as safe as its count (`unrecorded`): a block whose count could not be
+  saved and read back would repeat at every stop, so it becomes a notice instead.
+"""
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN
+from ..errors import InputError
+from ..store.files import decode, loads_strict
+
+AGENTS = {"claude-code": "Claude Code", "codex": "Codex"}
+EVENTS = ("Stop", "SubagentStop")
+NOT_SHOWN_POLICIES = ("block-once", "allow", "block")
+DEFAULT_NOT_SHOWN = "block-once"
+DEFAULT_MAX_BLOCKS = 3
+# The text the agent reads is bounded: a reason that fills its context helps no one.
+MAX_QUOTE_CHARS = 300
+MAX_REASON_CHARS = 6000
+MAX_NOTICE_CHARS = 6000
+MAX_CLAIMS = 12  # claims checked per stop; the rest are named as not checked
+_MAX_NAMED = 20  # claims over the cap named by their words, then counted
+# The hook's input comes from the agent; anything longer than these is not a real one.
+MAX_FIELD_CHARS = 1024  # ids and the event's name
+MAX_PATH_CHARS = 4096  # PATH_MAX on Linux
+MAX_MESSAGE_CHARS = 1_000_000
+
+
+@dataclass(frozen=True)
+class HookInput:
+    """What the agent tells the hook when it stops."""
+
+    event: str
+    session_id: str
+    transcript_path: Optional[str]
+    cwd: Optional[str]
+    stop_hook_active: bool
+    last_assistant_message: Optional[str]
+    agent_id: Optional[str] = None
+    agent_transcript_path: Optional[str] = None
+
+    @property
+    def session_path(self):
+        """The session file whose commands back the message: a sub-agent's own, if given."""
+        if self.event == "SubagentStop" and self.agent_transcript_path:
+            return self.agent_transcript_path
+        return self.transcript_path
+
+    @property
+    def key(self):
+        """Whose stops these are: the session, and the sub-agent within it."""
+        return self.session_id + (f".{self.agent_id}" if self.agent_id else "")
+
+
+def parse_hook_input(data, name="the hook input"):
+    """A HookInput from the bytes on the hook's standard input; InputError if it is not one."""
+    text = decode(data, name)
+    try:
+        value = loads_strict(text)
+    except ValueError as exc:
+        raise InputError(f"{name}: not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise InputError(f"{name}: must be a JSON object")
+
+    def text_field(key, default=None, limit=MAX_FIELD_CHARS):
+        item = value.get(key)
+        if item is None:
+            return default
+        if not isinstance(item, str):
+            raise InputError(f"{name}: '{key}' must be a string or null")
+        if len(item) > limit:
+            raise InputError(f"{name}: '{key}' is longer than {limit} characters")
+        return item
+
+    def path_field(key):
+        path = text_field(key, limit=MAX_PATH_CHARS)
+        problem = path and _odd_path(path)
+        if problem:
+            raise InputError(f"{name}: '{key}' is not a file's path: {problem}")
+        return path or None
+
+    active = value.get("stop_hook_active", False)
+    if not isinstance(active, bool):
+        raise InputError(f"{name}: 'stop_hook_active' must be true or false")
+    return HookInput(
+        event=text_field("hook_event_name", "Stop"),
+        session_id=text_field("session_id", "") or "unknown-session",
+        transcript_path=path_field("transcript_path"),
+        cwd=text_field("cwd", limit=MAX_PATH_CHARS),
+        stop_hook_active=active,
+        last_assistant_message=text_field("last_assistant_message", limit=MAX_MESSAGE_CHARS),
+        agent_id=text_field("agent_id"),
+        agent_transcript_path=path_field("agent_transcript_path"),
+    )
+
+
+def _odd_path(path):
+    """Why `path` can name no file on this system (a NUL byte, text the file system cannot
+    encode), or None."""
+    if "\x00" in path:
+        return "it holds a NUL byte"
+    try:
+        os.fsencode(path)
+    except UnicodeError:
+        return "the file system cannot encode it"
+    return None
+
+
+# -- what the answers mean for the stop ---------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """One claim's check: the pair's result, or why there is none."""
+
+    claim: object  # a claims.Claim
+    result: object = None  # a pair.ClaimResult, when the models were asked
+    error: Optional[str] = None  # why this claim could not be checked
+
+    @property
+    def answer(self):
+        """shown / contradicted / not shown, or None when it could not be checked."""
+        if self.error is not None or self.result is None or self.result.failed:
+            return None
+        return self.result.answer
+
+
+@dataclass
+class HookState:
+    """What a session's earlier stops leave for the next: kept beside the receipts."""
+
+    blocks_in_a_row: int = 0  # blocks since the agent last stopped without being sent back
+    not_shown_blocked: bool = False  # block-once: the session was already told once
+
+    def to_dict(self):
+        return {"blocks_in_a_row": self.blocks_in_a_row,
+                "not_shown_blocked": self.not_shown_blocked}
+
+
+@dataclass
+class StopDecision:
+    block: bool
+    reason: str = ""  # what the agent reads when it is sent back
+    notice: str = ""  # what the person should be told even when the agent may stop
+    blocked_for: list = field(default_factory=list)  # "contradicted", "not shown"
+    state: HookState = field(default_factory=HookState)
+
+    def to_dict(self):
+        return {"decision": "block" if self.block else "allow",
+                "blocked_for": self.blocked_for, "notice": self.notice or None}
+
+    def tell(self, line):
+        """Add a line for the person to the notice, keeping it bounded."""
+        self.notice = bounded("\n".join(filter(None, (self.notice, line))))
+
+
+def decide(outcomes, stop_hook_active, not_shown=DEFAULT_NOT_SHOWN,
+           max_blocks=DEFAULT_MAX_BLOCKS, state=None, not_checked=()):
+    """The StopDecision for the claims' outcomes (the policy of the module's docstring);
+    `not_checked`, the claims over the cap, are named for the person and the agent."""
+    if not_shown not in NOT_SHOWN_POLICIES:
+        raise ValueError(f"unknown not-shown policy {not_shown!r}")
+    before = state or HookState()
+    # A stop that is not a continuation starts a new run of blocks.
+    in_a_row = before.blocks_in_a_row if stop_hook_active else 0
+    contradicted = [o for o in outcomes if o.answer == CONTRADICTED]
+    unbacked = [o for o in outcomes if o.answer == NOT_SHOWN]
+    unchecked = [o for o in outcomes if o.answer is None]
+    notices = []
+    if not_checked:
+        notices.append("receipt-pair: " + over_the_cap(len(outcomes), not_checked))
+    if unchecked:
+        notices.append(unchecked_notice(unchecked))
+    blocked_for = []
+    capped = bool(contradicted) and stop_hook_active and in_a_row >= max_blocks
+    if contradicted:
+        if capped:
+            notices.append(f"receipt-pair: the agent's log still contradicts "
+                           f"{_count(contradicted)}; it was sent back {in_a_row} times in a "
+                           "row, so it was let stop this time")
+        else:
+            blocked_for.append(CONTRADICTED)
+    if unbacked:
+        allowed_why = None
+        if not_shown == "allow":
+            allowed_why = "not-shown claims do not block (--not-shown allow)"
+        elif stop_hook_active:
+            allowed_why = "the agent was already sent back once"
+        elif not_shown == "block-once" and before.not_shown_blocked:
+            allowed_why = "this session was already told once (--not-shown block-once)"
+        if allowed_why:
+            notices.append(f"receipt-pair: the agent's log does not show "
+                           f"{_count(unbacked)}: {_list_inline(unbacked)} (not blocked: "
+                           f"{allowed_why})")
+        else:
+            blocked_for.append(NOT_SHOWN)
+    # Once the cap has let the agent stop, further continuations are let stop too.
+    in_a_row = in_a_row + 1 if blocked_for else (in_a_row if capped else 0)
+    after = HookState(blocks_in_a_row=in_a_row,
+                      not_shown_blocked=before.not_shown_blocked or NOT_SHOWN in blocked_for)
+    reason = block_reason(contradicted if CONTRADICTED in blocked_for else [],
+                          unbacked if NOT_SHOWN in blocked_for else [],
+                          unchecked, not_checked, len(outcomes)) if blocked_for else ""
+    return StopDecision(bool(blocked_for), reason, "\n".join(notices), blocked_for, after)
+
+
+def unrecorded(decision, why):
+    """`decision` with its block turned into a notice: the count of blocks in a row could
+    not be saved and read back (`why`), and a block that is not counted could repeat at
+    every stop, trapping the agent."""
+    if not decision.block:
+        return decision
+    what = " and ".join("a contradicted claim" if b == CONTRADICTED else "a claim it does "
+                        "not show" for b in decision.blocked_for)
+    opened = StopDecision(False, notice=decision.notice, state=decision.state)
+    opened.tell(f"receipt-pair: the agent's log has {what}, but the hook could not record a "
+                f"block ({cut(why, 500)}), so it let the agent stop rather than risk sending "
+                f"it back at every stop. What it would have told the agent:\n{decision.reason}")
+    return opened
+
+
+def over_the_cap(checked, not_checked):
+    """One sentence naming the claims that were not checked because of MAX_CLAIMS."""
+    named = ", ".join(_quoted(c.text) for c in not_checked[:_MAX_NAMED])
+    more = len(not_checked) - _MAX_NAMED
+    return (f"the message makes more claims than the {MAX_CLAIMS} checked at one stop: "
+            f"{checked} checked; {len(not_checked)} more "
+            f"{'claim was' if len(not_checked) == 1 else 'claims were'} not checked: {named}"
+            + (f" and {more} more" if more > 0 else ""))
+
+
+def bounded(text, limit=MAX_NOTICE_CHARS):
+    """`text` cut to `limit` characters, saying so: what the hook writes is bounded."""
+    if len(text) <= limit:
+        return text
+    return text[:limit - 40].rstrip() + "\n[... the rest left out ...]"
+
+
+def block_reason(contradicted, unbacked, unchecked=(), not_checked=(), checked=0):
+    """What the agent reads when its stop is blocked: each claim and what its log says."""
+    total = len(contradicted) + len(unbacked)
+    lines = [f"receipt-pair checked {'this claim' if total == 1 else 'the claims'} in your "
+             "last message against your own session log (the commands you ran and what "
+             "they printed)."]
+    if contradicted:
+        lines += ["", f"Your log contradicts {_count(contradicted)}:"]
+        for outcome in contradicted:
+            lines.append(f"- {_quoted(outcome.claim.text)}")
+            lines += _evidence(outcome.result)
+    if unbacked:
+        lines += ["", f"Your log does not show {_count(unbacked)} (no output line backs "
+                      f"{'it' if len(unbacked) == 1 else 'them'}):"]
+        lines += [f"- {_quoted(o.claim.text)}" for o in unbacked]
+    if unchecked:
+        lines += ["", f"{_count(unchecked).capitalize()} could not be checked (not held "
+                      "against you): " + _list_inline(unchecked)]
+    if not_checked:
+        lines += ["", "Not held against you: " + over_the_cap(checked, not_checked) + "."]
+    lines += ["", "Fix what failed and run it again so the log shows it, or tell the user "
+                  "plainly what is not done or not verified. Then finish."]
+    return bounded("\n".join(lines), MAX_REASON_CHARS)
+
+
+def unchecked_notice(unchecked):
+    errors = []
+    for outcome in unchecked:
+        why = outcome.error or "; ".join(f"model {m.arm}: {m.error}"
+                                         for m in outcome.result.failed)
+        if why not in errors:
+            errors.append(why)
+    return (f"receipt-pair could not check {_count(unchecked)} of the agent's last message, "
+            f"so it blocked nothing there and the agent may stop: {'; '.join(errors)}")
+
+
+def _evidence(result):
+    """Lines showing the deciding quotes, each with its turn's command, once each."""
+    commands = {turn.id: turn.cmd for turn in result.shown}
+    lines, seen = [], set()
+    for quote in result.quotes:
+        if (quote.turn, quote.quote) in seen:
+            continue
+        seen.add((quote.turn, quote.quote))
+        command = commands.get(quote.turn, "")
+        command = command.splitlines()[0][:120] if command else ""
+        lines.append(f"  {quote.turn}" + (f" `{command}`" if command else "") + " printed:")
+        lines.append(f"    {cut(quote.quote)}")
+    return lines
+
+
+def cut(text, limit=MAX_QUOTE_CHARS):
+    """`text` on one line's budget: its first `limit` characters, marked when cut."""
+    return text if len(text) <= limit else text[:limit] + " [...]"
+
+
+def _quoted(text):
+    return json.dumps(cut(text), ensure_ascii=False)
+
+
+def _list_inline(outcomes):
+    return ", ".join(_quoted(o.claim.text) for o in outcomes)
+
+
+def _count(outcomes):
+    return "1 claim" if len(outcomes) == 1 else f"{len(outcomes)} claims"
+
+
+def summary(outcomes):
+    """One line for the person: how many claims came out which way."""
+    counts = {}
+    for outcome in outcomes:
+        word = outcome.answer or "could not check"
+        counts[word] = counts.get(word, 0) + 1
+    order = (SHOWN, CONTRADICTED, NOT_SHOWN, "could not check")
+    return ", ".join(f"{counts[w]} {w}" for w in order if w in counts) or "no claims"

@@ -1,0 +1,109 @@
+"""Readers for agent session files as they lie on disk, one module per agent.
+
+`detect(text)` names the format of a file from its content alone (never its name), and
+`read_transcript(text, name, fmt)` turns it into `Turn`s: one per tool call that has a
+result, in the order of the calls, with the command, what the tool returned and the exit
+status when the file records one. The agent's own words never become output. Anything
+malformed is an `InputError` naming the file and the line, record or event.
+docs/formats.md describes every format and the sources it was established from.
+"""
+
+from ...errors import InputError
+from . import (claude_code, codex, gemini_cli, github_actions, mini_swe_agent, openhands, swe_agent)
+from ._common import is_missing, try_loads
+
+FORMATS = ("claude-code", "codex", "gemini-cli", "openhands", "mini-swe-agent", "swe-agent",
+           "github-actions")
+
+_READERS = {
+    "claude-code": claude_code.read,
+    "codex": codex.read,
+    "gemini-cli": gemini_cli.read,
+    "openhands": openhands.read,
+    "mini-swe-agent": mini_swe_agent.read,
+    "swe-agent": swe_agent.read,
+    "github-actions": github_actions.read,
+}
+
+# Detection reads at most this many leading JSON Lines records: enough to pass a few
+# metadata lines, few enough to stay cheap on a long session.
+_SNIFF_RECORDS = 8
+
+
+def detect(text):
+    """The format of a session file from its content, or None when it is none of them.
+
+    Conservative: a plain turns log (`[{"cmd", "output"}]`, `{"turns": [...]}`, or one turn
+    object per line) is never taken for an agent format, and neither is anything unsure.
+    """
+    body = text.lstrip("\ufeff \t\r\n")
+    if not body:
+        return None
+    if body[0] not in "[{":
+        return "github-actions" if github_actions.looks_like(text) else None
+    document = try_loads(body)
+    if not is_missing(document):
+        return _detect_document(document)
+    return _detect_records(_leading_records(body))
+
+
+def read_transcript(text, name, fmt):
+    """The turns of the session file `text` in format `fmt`; `name` names it in errors."""
+    reader = _READERS.get(fmt)
+    if reader is None:
+        raise InputError(f"{name}: unknown transcript format {fmt!r} "
+                         f"(known: {', '.join(FORMATS)})")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        raise InputError(f"{name}: the file is empty")
+    return reader(text, name)
+
+
+def _detect_document(document):
+    if isinstance(document, list):
+        if openhands.looks_like_events(document):
+            return "openhands"
+        if gemini_cli.looks_like_document(document):
+            return "gemini-cli"
+        return None
+    if not isinstance(document, dict):
+        return None
+    if mini_swe_agent.looks_like(document):
+        return "mini-swe-agent"
+    if swe_agent.looks_like(document):
+        return "swe-agent"
+    for key in ("trajectory", "history", "events"):
+        events = document.get(key)
+        if isinstance(events, list) and openhands.looks_like_events(events):
+            return "openhands"
+    if gemini_cli.looks_like_document(document):
+        return "gemini-cli"
+    return _detect_records([document])  # a JSON Lines file of a single record
+
+
+def _leading_records(body):
+    records = []
+    for line in body.split("\n"):
+        if len(records) >= _SNIFF_RECORDS:
+            break
+        if not line.strip():
+            continue
+        value = try_loads(line)
+        if not isinstance(value, dict):
+            break  # not JSON Lines of objects, or a half-written line: decide on what we have
+        records.append(value)
+    return records
+
+
+def _detect_records(records):
+    for record in records:
+        if codex.looks_like(record):
+            return "codex"
+        if claude_code.looks_like(record):
+            return "claude-code"
+        if gemini_cli.looks_like_document(record):
+            return "gemini-cli"
+        if openhands.is_v1_event(record):
+            return "openhands"
+    return None

@@ -1,0 +1,201 @@
+"""Shared pieces of the transcript readers: strict JSON, typed field access, bounded walks.
+
+Every helper either returns a plain value or raises `InputError` whose message names the
+file and the line, record or event; nothing here lets a KeyError, TypeError or
+RecursionError through, because a session file is input the user did not write by hand.
+"""
+
+import json
+import re
+import shlex
+
+from ...errors import InputError
+from ...store.files import loads_strict
+from ...turn import EDIT, VIEW, Turn  # noqa: F401 (EDIT and VIEW are read from here)
+
+# Content nested deeper than this is refused rather than walked: real session files nest a
+# few levels, and a bound keeps a hostile file from exhausting the stack.
+MAX_DEPTH = 24
+
+_MISSING = object()
+
+
+def kind(value):
+    """How a JSON value is named in an error message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    return {dict: "an object", list: "a list", str: "a string", int: "a number",
+            float: "a number"}.get(type(value), type(value).__name__)
+
+
+class _BadJSON(Exception):
+    def __init__(self, message, line=None, column=None):
+        super().__init__(message)
+        self.message, self.line, self.column = message, line, column
+
+
+def _decode(text):
+    try:
+        return loads_strict(text)
+    except json.JSONDecodeError as exc:
+        raise _BadJSON(f"not valid JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    except ValueError as exc:  # NaN, Infinity, nesting, a lone surrogate, a huge integer
+        raise _BadJSON(f"not valid JSON: {exc}") from None
+
+
+def loads(text, where):
+    """One JSON value; NaN/Infinity, bad syntax and runaway nesting are all `InputError`."""
+    try:
+        return _decode(text)
+    except _BadJSON as bad:
+        place = f" line {bad.line} column {bad.column}" if bad.line else ""
+        raise InputError(f"{where}{place}: {bad.message}") from None
+
+
+def try_loads(text):
+    """The decoded value, or `_MISSING` when `text` is not one JSON value."""
+    try:
+        return _decode(text)
+    except _BadJSON:
+        return _MISSING
+
+
+def is_missing(value):
+    return value is _MISSING
+
+
+def json_lines(text, name):
+    """[(line number, object)] of a JSON Lines file.
+
+    A last line with no newline after it that does not parse is a line still being written,
+    and is left out; any other bad line, or a line that is not an object, is an error.
+    """
+    lines = text.split("\n")  # not splitlines(): U+2028 may sit raw inside a JSON string
+    records = []
+    for number, line in enumerate(lines, 1):
+        line = line.rstrip("\r")
+        if not line.strip():
+            continue
+        where = f"{name} line {number}"
+        try:
+            value = _decode(line)
+        except _BadJSON as bad:
+            if number == len(lines) and not text.endswith("\n"):
+                continue  # half-written: the agent is still appending to this file
+            place = f" column {bad.column}" if bad.column else ""
+            raise InputError(f"{where}{place}: {bad.message}") from None
+        if not isinstance(value, dict):
+            raise InputError(f"{where}: a record must be a JSON object, not {kind(value)}")
+        records.append((number, value))
+    return records
+
+
+def get(obj, key, types, where, default=None):
+    """`obj[key]` when it has one of `types`; `default` when absent or null; else an error."""
+    value = obj.get(key, None)
+    if value is None:
+        return default
+    if isinstance(value, bool) and bool not in _as_tuple(types):
+        raise InputError(f"{where}: '{key}' must be {_names(types)}, not {kind(value)}")
+    if not isinstance(value, types):
+        raise InputError(f"{where}: '{key}' must be {_names(types)}, not {kind(value)}")
+    return value
+
+
+def need(obj, key, types, where):
+    """Like `get`, but the field must be there."""
+    value = get(obj, key, types, where)
+    if value is None:
+        raise InputError(f"{where}: '{key}' is missing")
+    return value
+
+
+def _as_tuple(types):
+    return types if isinstance(types, tuple) else (types,)
+
+
+def _names(types):
+    words = {str: "a string", dict: "an object", list: "a list", int: "a whole number",
+             bool: "true/false", float: "a number"}
+    return " or ".join(words.get(t, t.__name__) for t in _as_tuple(types))
+
+
+def status(value, where, unknown=()):
+    """An exit status: a whole number, or None; the values in `unknown` also mean None."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{where}: the exit status must be a whole number, not {kind(value)}")
+    return None if value in unknown else value
+
+
+def text_of(content, where, depth=0):
+    """The text a tool returned: a string, or the text parts of a list of content blocks."""
+    if depth > MAX_DEPTH:
+        raise InputError(f"{where}: content nested too deeply")
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, dict):
+        if isinstance(content.get("text"), str):
+            return content["text"]
+        if content.get("type") in ("image", "input_image", "image_url"):
+            return "[image]"
+        if "content" in content:
+            return text_of(content["content"], where, depth + 1)
+        return ""
+    if isinstance(content, list):
+        parts = [text_of(item, where, depth + 1) for item in content]
+        return "\n".join(part for part in parts if part)
+    raise InputError(f"{where}: tool output must be text or a list of blocks, not {kind(content)}")
+
+
+def shell_command(argv, where):
+    """The command line of an argv: the script of `bash -lc SCRIPT`, else the argv quoted."""
+    if not argv or not all(isinstance(arg, str) for arg in argv):
+        raise InputError(f"{where}: a command must be a non-empty list of strings")
+    if len(argv) == 3 and argv[1] in ("-c", "-lc", "-ic") and re.search(r"(^|/)(ba|z|)sh$", argv[0]):
+        return argv[2]
+    return " ".join(shlex.quote(arg) for arg in argv)
+
+
+# Arguments that name what a non-shell tool acted on, most telling first.
+_TARGET_KEYS = ("file_path", "absolute_path", "path", "notebook_path", "dir_path", "url",
+                "pattern", "query", "description", "command", "prompt")
+
+
+def tool_summary(name, args):
+    """A short readable stand-in for a non-shell tool call: `Edit src/app.py`."""
+    if isinstance(args, dict):
+        for key in _TARGET_KEYS:
+            value = args.get(key)
+            if isinstance(value, str) and value.strip():
+                first = value.strip().splitlines()[0]
+                return f"{name} {first[:200]}"
+    return name
+
+
+def finish(turns, name, label):
+    """The turns, or an error when the file held no finished tool call at all."""
+    if not turns:
+        raise InputError(f"{name}: the {label} transcript holds no commands "
+                         "(no tool call with a result)")
+    return turns
+
+
+def turn(cmd, output, exit_status=None, finished=True, kind=None, model_text=False):
+    """A turn of a reader.
+
+    `model_text`: the tool's result is text a model wrote (a sub-agent's report, a web
+    page summarised by a model, the agent's own message echoed back): the call stays a
+    turn, with its command and status, but that text never becomes output, since a model
+    can write "deployed" whatever happened. `finished=False`: the command still ran when
+    the log was written, so what it printed so far has no exit status to go with it;
+    unless the call recorded a failure, which stands: whatever still runs, it ended badly.
+    """
+    finished = finished or bool(exit_status)
+    return Turn(cmd=cmd, output="" if model_text else output,
+                exit_status=exit_status if finished else None, finished=finished, kind=kind)

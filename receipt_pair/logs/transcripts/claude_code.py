@@ -1,0 +1,113 @@
+"""Claude Code session files: ~/.claude/projects/<project>/<session id>.jsonl.
+
+Each line is one record with a `type`. An `assistant` record's `message.content` holds
+`tool_use` blocks (`id`, `name`, `input`); a later `user` record answers each with a
+`tool_result` block (`tool_use_id`, `content`, `is_error`). Every other record type
+(summary, system, file-history-snapshot, progress, ...) is skipped. See docs/formats.md.
+"""
+
+import re
+
+from ...errors import InputError
+from ._common import EDIT, VIEW, finish, get, json_lines, need, text_of, tool_summary, turn
+
+LABEL = "Claude Code"
+
+# A failed Bash call's result starts with this line; a passing one records no status.
+_EXIT_LINE = re.compile(r"\AExit code (-?\d{1,9})(?:\n|\Z)")
+# The status of an error result that names no exit code of its own (an MCP tool that
+# failed, a timeout, a refused edit): an error must never read as a command that passed.
+ERROR_STATUS = 1
+# Tools whose result is a model's prose, not what a program printed: a sub-agent's final
+# report (Task, Agent; TaskOutput and AgentOutputTool fetch a background agent's report,
+# and TaskOutput's cannot be told from a background shell's), WebFetch, whose result is
+# a small model's answer about the page, and WebSearch, whose links come with a model's
+# summary. Such a call stays a turn, with no output.
+MODEL_TEXT_TOOLS = frozenset({"Task", "Agent", "TaskOutput", "AgentOutputTool", "WebFetch",
+                              "WebSearch"})
+# What a tool did, by its name: changed files, or only showed them (a read, a search).
+KINDS = {"Edit": EDIT, "MultiEdit": EDIT, "Write": EDIT, "NotebookEdit": EDIT,
+         "Read": VIEW, "Grep": VIEW, "Glob": VIEW, "LS": VIEW, "NotebookRead": VIEW}
+# A Bash call still running when the log was written: started with run_in_background, or
+# moved to the background (it outlived its timeout or a blocking budget, or the person
+# sent it there). Its result says only that; how it ended comes later, as a notice.
+_BACKGROUND = re.compile(r"\ACommand (?:running in background with ID: |[^\n]{0,200}?(?:was "
+                         r"moved to the background|was manually backgrounded by user))")
+
+
+def looks_like(record):
+    """Whether one decoded JSON Lines record is from a Claude Code session file."""
+    kind = record.get("type")
+    if kind in ("user", "assistant"):
+        message = record.get("message")
+        return isinstance(message, dict) and "content" in message
+    if kind == "summary":
+        return "leafUuid" in record
+    return kind == "file-history-snapshot" and "snapshot" in record
+
+
+def read(text, name):
+    """Turns from the text of a Claude Code session file, in the order of the tool calls."""
+    calls = []  # (tool_use id, command), in order
+    seen = set()
+    results = {}  # tool_use id -> (output, exit status)
+    for number, record in json_lines(text, name):
+        where = f"{name} line {number}"
+        kind = need(record, "type", str, where)
+        if kind not in ("assistant", "user"):
+            continue
+        message = need(record, "message", dict, where)
+        content = get(message, "content", (str, list), where, default=[])
+        if isinstance(content, str):
+            continue  # words the person typed, or the assistant's plain text
+        for index, block in enumerate(content, 1):
+            block_where = f"{where} content block {index}"
+            if not isinstance(block, dict):
+                raise InputError(f"{block_where}: must be an object")
+            block_type = block.get("type")
+            if kind == "assistant" and block_type == "tool_use":
+                call_id = need(block, "id", str, block_where)
+                tool = need(block, "name", str, block_where)
+                args = get(block, "input", dict, block_where, default={})
+                if call_id not in seen:  # a resumed session may repeat a record
+                    seen.add(call_id)
+                    calls.append((call_id, _command(tool, args, block_where), tool,
+                                  args.get("run_in_background") is True))
+            elif kind == "user" and block_type == "tool_result":
+                call_id = need(block, "tool_use_id", str, block_where)
+                if call_id not in results:
+                    results[call_id] = _result(block, block_where)
+    turns = [_turn(cmd, tool, background, *results[call_id])
+             for call_id, cmd, tool, background in calls if call_id in results]
+    return finish(turns, name, LABEL)
+
+
+def _turn(cmd, tool, background, output, exit_status):
+    """A call as a turn: a model's words dropped, a background command unfinished."""
+    running = tool == "Bash" and (background or _BACKGROUND.match(output) is not None)
+    return turn(cmd, output, exit_status, finished=not running, kind=KINDS.get(tool),
+                model_text=tool in MODEL_TEXT_TOOLS)
+
+
+def _command(tool, args, where):
+    if tool == "Bash":
+        command = get(args, "command", str, where)
+        if command is not None:
+            return command
+    if tool in ("Edit", "MultiEdit", "Write", "Read", "NotebookEdit"):
+        target = args.get("file_path") or args.get("notebook_path")
+        if isinstance(target, str):
+            return f"{tool} {target}"
+    return tool_summary(tool, args)
+
+
+def _result(block, where):
+    """(output, exit status) of a tool_result: an error result always has a failed status."""
+    output = text_of(block.get("content"), where)
+    if not get(block, "is_error", bool, where, default=False):
+        return output, None
+    match = _EXIT_LINE.match(output)
+    if match:
+        output, code = output[match.end():], int(match.group(1))
+        return output, code or ERROR_STATUS  # "Exit code 0" on an error is still an error
+    return output, ERROR_STATUS

@@ -1,0 +1,222 @@
+"""Gemini CLI saved sessions and checkpoints (~/.gemini/tmp/<project hash>/...).
+
+Three shapes: a session JSON document `{"sessionId", "projectHash", "messages": [...]}`;
+a session JSON Lines file (a metadata line, one line per message where the last copy of an
+id wins, `$set` and `$rewindTo` lines); and a checkpoint, the raw API history as a list of
+`{"role", "parts"}`. Tool calls sit in `gemini` messages' `toolCalls`. See docs/formats.md.
+"""
+
+import re
+
+from ...errors import InputError
+from ._common import (EDIT, VIEW, finish, get, is_missing, json_lines, need, text_of,
+                      tool_summary, try_loads, turn)
+
+LABEL = "Gemini CLI"
+SHELL_TOOL = "run_shell_command"
+
+# The shell tool's result is a labelled block; these trail the output, in this order.
+_TRAILERS = ("Process Group PGID", "Background PIDs", "Signal", "Exit Code", "Error")
+_EXIT = re.compile(r"\A-?\d{1,9}\Z")
+# A shell call stopped before it exited records no exit code. A signal gives 128 + its
+# number, what a shell reports for a command killed by it (1 for a name not listed here);
+# a call cancelled for want of output gives 124 (`timeout`'s status), one the person
+# cancelled 130 (128 + SIGINT). Gemini CLI writes the abort as a sentence, not a block.
+_SIGNALS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGILL": 4, "SIGTRAP": 5, "SIGABRT": 6,
+            "SIGBUS": 7, "SIGFPE": 8, "SIGKILL": 9, "SIGUSR1": 10, "SIGSEGV": 11,
+            "SIGUSR2": 12, "SIGPIPE": 13, "SIGALRM": 14, "SIGTERM": 15}
+_SIGNAL_NUMBER = re.compile(r"\A\d{1,3}\Z")
+UNKNOWN_SIGNAL_STATUS = 1
+_ABORTS = (("Command was automatically cancelled because it exceeded the timeout", 124),
+           ("Command was cancelled by user", 130))
+# A call Gemini CLI recorded as failed ("status": "error", or a response holding "error")
+# or cancelled, with no failed exit code of its own, must not read as one that passed.
+ERROR_STATUS = 1
+_CALL_STATUS = {"error": ERROR_STATUS, "cancelled": 130}
+# Tools whose result is text a model wrote: web_fetch and google_web_search answer with
+# Gemini's own reply about the pages; write_todos and save_memory echo the agent's own words
+# back. A sub-agent (codebase_investigator, or any agent a user defines) is called as a tool
+# of its own name, and its result is its final report.
+MODEL_TEXT_TOOLS = frozenset({"web_fetch", "google_web_search", "write_todos", "save_memory",
+                              "codebase_investigator", "cli_help"})
+_SUBAGENT_REPORT = re.compile(r"\ASubagent '([^'\n]{1,200})' (?:finished|failed)")
+KINDS = {"replace": EDIT, "write_file": EDIT, "read_file": VIEW, "read_many_files": VIEW,
+         "list_directory": VIEW, "glob": VIEW, "search_file_content": VIEW,
+         "grep_search": VIEW}
+# A shell command sent to the background (`is_background`, or moved there while it ran)
+# reports only that; a foreground command that left processes running names their PIDs.
+_BACKGROUNDED = "Command moved to background (PID:"
+
+
+def looks_like_document(value):
+    if isinstance(value, dict):
+        return isinstance(value.get("sessionId"), str) and isinstance(value.get("projectHash"), str)
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        first = value[0]
+        return first.get("role") in ("user", "model") and isinstance(first.get("parts"), list)
+    return False
+
+
+def read(text, name):
+    """Turns from a Gemini CLI session (JSON or JSON Lines) or checkpoint file."""
+    document = try_loads(text)
+    if isinstance(document, list):
+        return finish(_checkpoint(document, name), name, LABEL)
+    if isinstance(document, dict) and "messages" in document:
+        messages = need(document, "messages", list, name)
+        return finish(_session(enumerate(messages, 1), name, "message"), name, LABEL)
+    if not is_missing(document) and not isinstance(document, dict):
+        raise InputError(f"{name}: not a Gemini CLI session: the file holds {type(document).__name__}")
+    return finish(_session(_replay(json_lines(text, name), name), name, "line"), name, LABEL)
+
+
+def _replay(records, name):
+    """The messages of a JSON Lines session after updates and rewinds, as (line, message)."""
+    messages = {}  # id -> (line, message); dicts keep the order of first insertion
+    for number, record in records:
+        where = f"{name} line {number}"
+        if "$rewindTo" in record:
+            target = need(record, "$rewindTo", str, where)
+            ids = list(messages)
+            cut = ids.index(target) if target in messages else 0
+            for message_id in ids[cut:]:
+                del messages[message_id]
+        elif isinstance(record.get("id"), str):
+            message_id = record["id"]
+            first = messages[message_id][0] if message_id in messages else number
+            messages[message_id] = (first, record)
+    return list(messages.values())
+
+
+def _session(numbered, name, unit):
+    turns = []
+    for number, message in numbered:
+        where = f"{name} {unit} {number}"
+        if not isinstance(message, dict):
+            raise InputError(f"{where}: a message must be an object")
+        if message.get("type") != "gemini":
+            continue
+        for index, call in enumerate(get(message, "toolCalls", list, where, default=[]), 1):
+            call_where = f"{where} tool call {index}"
+            if not isinstance(call, dict):
+                raise InputError(f"{call_where}: must be an object")
+            tool = need(call, "name", str, call_where)
+            args = get(call, "args", dict, call_where, default={})
+            if call.get("result") is None:
+                continue  # not finished, or cancelled before any output
+            output, errored = _result_text(call["result"], call_where)
+            failed = _CALL_STATUS.get(call.get("status")) or (ERROR_STATUS if errored else None)
+            turns.append(_turn(tool, args, output, call_where, failed))
+    return turns
+
+
+def _checkpoint(contents, name):
+    pending = []  # (call id or None, tool, args), in order
+    answers = {}  # index into pending -> (output, whether the response is an error)
+    for number, content in enumerate(contents, 1):
+        where = f"{name} content {number}"
+        if not isinstance(content, dict):
+            raise InputError(f"{where}: must be an object with 'role' and 'parts'")
+        for index, part in enumerate(get(content, "parts", list, where, default=[]), 1):
+            if not isinstance(part, dict):
+                raise InputError(f"{where} part {index}: must be an object")
+            part_where = f"{where} part {index}"
+            if "functionCall" in part:
+                call = need(part, "functionCall", dict, part_where)
+                pending.append((get(call, "id", str, part_where), need(call, "name", str, part_where),
+                                get(call, "args", dict, part_where, default={})))
+            elif "functionResponse" in part:
+                response = need(part, "functionResponse", dict, part_where)
+                slot = _match(pending, answers, get(response, "id", str, part_where),
+                              get(response, "name", str, part_where))
+                if slot is not None:
+                    answers[slot] = _result_text([part], part_where)
+    turns = [_turn(tool, args, answers[i][0], f"{name} call {i + 1}",
+                   ERROR_STATUS if answers[i][1] else None)
+             for i, (_, tool, args) in enumerate(pending) if i in answers]
+    return turns
+
+
+def _match(pending, answers, call_id, tool):
+    """The first unanswered call with this id, or else with this tool name."""
+    for index, (pending_id, pending_tool, _) in enumerate(pending):
+        if index in answers:
+            continue
+        if (call_id is not None and pending_id == call_id) or \
+                (call_id is None or pending_id is None) and pending_tool == tool:
+            return index
+    return None
+
+
+def _result_text(result, where):
+    """(text, errored) of a tool result: function response outputs, errors, or plain text
+    parts; `errored` when a function response reports an error."""
+    parts = result if isinstance(result, list) else [result]
+    texts = []
+    errored = False
+    for part in parts:
+        if isinstance(part, dict) and "functionResponse" in part:
+            response = need(part, "functionResponse", dict, where)
+            body = get(response, "response", dict, where, default={})
+            errored = errored or body.get("error") not in (None, "", [], {})
+            for key in ("output", "error", "content"):
+                if key in body:
+                    texts.append(text_of(body[key], where))
+                    break
+        else:
+            texts.append(text_of(part, where))
+    return "\n".join(text for text in texts if text), errored
+
+
+def _turn(tool, args, output, where, failed=None):
+    """A call as a turn; `failed`, the status of a call recorded as failed, is its exit
+    status when it records no failed one of its own."""
+    code, running = None, False
+    command = get(args, "command", str, where) if tool == SHELL_TOOL else None
+    if command is not None:
+        running = args.get("is_background") is True or output.startswith(_BACKGROUNDED)
+        output, code, background = _split_shell_block(output)
+        running = running or background
+    status = failed if failed and not code else code
+    subagent = _SUBAGENT_REPORT.match(output)
+    return turn(tool_summary(tool, args) if command is None else command, output, status,
+                finished=not running, kind=KINDS.get(tool),
+                model_text=tool in MODEL_TEXT_TOOLS or bool(subagent and subagent[1] == tool))
+
+
+def _split_shell_block(text):
+    """(output, exit status, whether processes it started still ran) of run_shell_command's
+    labelled block; other text unchanged."""
+    lines = text.split("\n")
+    while lines and lines[0].startswith(("Command: ", "Directory: ")):
+        lines.pop(0)  # older versions repeat the command and directory first
+    if not lines or not lines[0].startswith("Output: "):
+        for sentence, code in _ABORTS:
+            if text.startswith(sentence):
+                return text, code, False
+        return text, None, False
+    lines[0] = lines[0][len("Output: "):]
+    trailers = {}
+    for key in _TRAILERS:
+        if len(lines) > 1 and lines[-1].startswith(key + ": ") and key not in trailers:
+            trailers[key] = lines.pop()[len(key) + 2:]
+    if lines == ["(empty)"]:
+        lines = [""]
+    for key in ("Error", "Signal"):  # real failures stay visible in the output
+        if trailers.get(key, "(none)") != "(none)":
+            lines.append(f"{key}: {trailers[key]}")
+    code = trailers.get("Exit Code", "")
+    code = int(code) if _EXIT.match(code) else None
+    if not code and trailers.get("Signal", "(none)") != "(none)":
+        code = _signal_status(trailers["Signal"].strip())
+    background = trailers.get("Background PIDs", "(none)").strip() not in ("(none)", "")
+    return "\n".join(lines), code, background
+
+
+def _signal_status(signal):
+    """The status of a command killed by `signal` (a number or a name such as SIGKILL)."""
+    if _SIGNAL_NUMBER.match(signal) and int(signal) > 0:
+        return 128 + int(signal)
+    number = _SIGNALS.get(signal.upper() if signal.upper().startswith("SIG")
+                          else "SIG" + signal.upper())
+    return 128 + number if number else UNKNOWN_SIGNAL_STATUS

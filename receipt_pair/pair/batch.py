@@ -1,0 +1,185 @@
+"""Many claims: all of model A's questions, then model B's, each answer kept as it arrives.
+
+A second run over the same answers file asks only what has no usable answer yet. A server
+that goes away stops the run (nothing is recorded for a question that was never asked);
+an error the server answers for one question is recorded, and that question is asked
+again by the next run.
+"""
+
+import concurrent.futures
+import os
+import time
+from dataclasses import dataclass
+
+from ..store import records
+from ..server.client import ServerUnreachable
+from ..errors import MismatchError, ServerError
+from ..answers import CHECKED_KEYS, CheckedAnswer
+from ..readers.menu_words import label_of_reply
+from .ask import SchemaMemory, ask
+
+# Consecutive failed calls after which the server is taken to be failing, not the item.
+MAX_FAILURES_IN_A_ROW = 3
+_CONFIG_KEYS = ("reader", "reader_fingerprint", "check", "menu", "max_turns", "models", "extra")
+
+
+@dataclass
+class Progress:
+    """One event for the progress callback."""
+
+    arm: str
+    done: int  # questions finished in this run, both arms
+    total: int  # questions this run has to ask, both arms
+    item_id: str
+    answer: str
+    code: str
+    wall_s: float
+    eta_s: float  # estimated seconds left
+    error: str = None
+    note: str = None  # a message that is not about one question (unload, resume)
+
+
+def prepare_answers_file(path, fd, items_sha256, items_count, items_name, config, note):
+    """Start the answers file, or check it fits these questions; return the usable rows by
+    (id, arm).
+
+    Called with the file open and locked. Refuses a file made for other items or by another
+    configuration: its answers would not be answers to these questions.
+    """
+    mended = records.mend_last_line(path)
+    if mended:
+        note(f"{path}: " + ("ended a complete last record that had no line break"
+                            if mended == "ended" else
+                            "cut an unfinished last line left by an interrupted run"))
+    if os.path.getsize(path) == 0:
+        records.append_record(fd, records.header_record(items_sha256, items_count,
+                                                        items_name, config), path)
+        return {}
+    header, rows, _ = records.read_answers(path)
+    if header is None:
+        raise MismatchError(f"{path}: has no items record; it was not written by batch")
+    if header.get("items_sha256") != items_sha256:
+        raise MismatchError(
+            f"{path} holds answers for another items file (sha256 "
+            f"{str(header.get('items_sha256'))[:12]}..., not {items_sha256[:12]}...); "
+            "use another answers file", cli_hint="give a new --out")
+    for key in _CONFIG_KEYS:
+        if header.get(key) != config[key]:
+            raise MismatchError(
+                f"{path} was made with {key} {header.get(key)!r}, not {config[key]!r}; "
+                "use another answers file, or the same settings to resume",
+                cli_hint="give a new --out, or the same options")
+    done = {(row["id"], row["arm"]): row for row in rows if not row.get("error")}
+    if done:
+        note(f"{path}: resuming; {len(done)} answers already there are not asked again")
+    return done
+
+
+def run_batch(items, items_sha256, out_path, client, reader, *, model_a, model_b,
+              max_turns, extra_a=None, extra_b=None, items_name="", progress=None,
+              parallel=1):
+    """Ask every question that has no usable answer in `out_path`; return the count asked.
+
+    `parallel`: how many questions to keep in flight at once (for servers with parallel
+    slots). The answers are the same whatever it is; each is appended whole as it arrives.
+    The answers file is locked for the whole run, so a second run on it stops at once. A
+    write the system refuses (a full disk) stops the run with an InputError; every answer
+    already written is kept, and a second run resumes after it.
+    """
+    progress = progress or (lambda event: None)
+
+    def note(message):
+        progress(Progress("", 0, 0, "", "", "", 0.0, 0.0, note=message))
+
+    config = records.run_config(reader, max_turns, model_a, model_b, extra_a, extra_b)
+    fd = records.open_append(out_path)
+    try:
+        with records.locked(fd, out_path):
+            done = prepare_answers_file(out_path, fd, items_sha256, len(items), items_name,
+                                        config, note)
+            return _ask_all(items, done, out_path, fd, client, reader, model_a, model_b,
+                            max_turns, extra_a, extra_b, progress, note, parallel)
+    except OSError as exc:  # only the answers file's writes raise it here
+        raise records.cannot_write(out_path, exc, "an answer", kept="the answers already "
+                                   "written are kept: run the same command again to "
+                                   "resume") from None
+    finally:
+        os.close(fd)
+
+
+def _ask_all(items, done, out_path, fd, client, reader, model_a, model_b, max_turns,
+             extra_a, extra_b, progress, note, parallel):
+    arms = (("A", model_a, extra_a), ("B", model_b, extra_b))
+    todo = {arm: [it for it in items if (it.id, arm) not in done] for arm, _, _ in arms}
+    total = sum(len(v) for v in todo.values())
+    memory = SchemaMemory()
+    asked = 0
+    started = time.monotonic()
+    # Roles: model B is asked about model A's checked answer to the same item.
+    partners = {item_id: CheckedAnswer(*(row[k] for k in CHECKED_KEYS),
+                                       line=label_of_reply(row.get("reply")))
+                for (item_id, arm), row in done.items() if arm == "A"}
+
+    def question(item, arm, model, extra):
+        shown = reader.render(list(item.turns), max_turns, item.claim)
+        partner = partners.get(item.id) if arm == "B" and reader.partner else None
+        return item, ask(client, reader, item.claim, shown, arm, model, extra, memory,
+                         partner=partner)
+
+    try:
+        for index, (arm, model, extra) in enumerate(arms):
+            failures = 0
+            jobs = [(item, arm, model, extra) for item in todo[arm]]
+            for item, answer in _in_flight(question, jobs, parallel):
+                records.append_record(fd, records.answer_row(item.id, answer, reader,
+                                                             max_turns), out_path)
+                if arm == "A" and not answer.error:
+                    partners[item.id] = answer.checked
+                asked += 1
+                elapsed = time.monotonic() - started
+                progress(Progress(arm, asked, total, item.id, answer.checked.answer,
+                                  answer.checked.code, answer.wall_s,
+                                  elapsed / asked * (total - asked), error=answer.error))
+                failures = failures + 1 if answer.error else 0
+                if failures >= MAX_FAILURES_IN_A_ROW:
+                    raise ServerError(
+                        f"{failures} calls to model {model} failed in a row (last: "
+                        f"{answer.error}); stopped. Answers so far are kept in {out_path}; "
+                        "run the same command again to resume")
+            if index == 0 and todo[arm]:
+                _unload(client, model, note)
+    except ServerUnreachable as exc:
+        raise ServerUnreachable(f"{exc} Answers so far are kept in {out_path}; run the "
+                                "same command again to resume.", exc.cli_hint) from None
+    return asked
+
+
+def _in_flight(work, jobs, parallel):
+    """Results of `work(*job)` for each job, keeping up to `parallel` running at once,
+    yielded as they finish. An error in one is raised here (the rest are let finish)."""
+    if parallel <= 1:
+        for job in jobs:
+            yield work(*job)
+        return
+    pending = list(jobs)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=parallel) as pool:
+        running = {pool.submit(work, *pending.pop(0)) for _ in range(min(parallel, len(pending)))}
+        while running:
+            finished, running = concurrent.futures.wait(
+                running, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in finished:
+                if pending:
+                    running.add(pool.submit(work, *pending.pop(0)))
+                yield future.result()
+
+
+def _unload(client, model, note):
+    """Free model A before model B is asked, where the server lets a client do that."""
+    try:
+        if client.server().manages_models:
+            client.unload(model)
+            note(f"unloaded {model}")
+    except ServerUnreachable:
+        raise
+    except ServerError as exc:
+        note(f"could not unload {model} ({exc}); the server will evict it if it must")

@@ -1,0 +1,1 @@
+"""Talking to the model server: HTTP, server kinds, request bodies. Imports only errors."""
