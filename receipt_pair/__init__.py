@@ -14,7 +14,7 @@ __version__ = "0.2.0"
 # Where each public name lives; imported on first use so `import receipt_pair` stays cheap.
 _PUBLIC = {
     # one claim, one log
-    "check_claim": "pair.claim", "ClaimResult": "pair.claim",
+    "check_claim": "pair.claim", "ClaimResult": "pair.claim", "Settings": "pair.settings",
     "read_log": "logs", "Turn": "turn",
     # many claims: items, answers, scores
     "read_items": "logs.items", "run_batch": "pair.batch", "read_answers": "store.records",

@@ -44,7 +44,7 @@ def add_check(commands):
 def _cmd_check(args):
     log = read_log_args(args)
     result = run_check(args, args.claim, log.turns)
-    keep_receipt(args, result, display_name(args.log), log.sha256, log)
+    keep_receipt(args, result, display_name(args.log), log)
     if args.json:
         print_json(result.to_dict())
     else:
@@ -243,7 +243,7 @@ def _cmd_gate(args):
                              dry_run=args.dry_run,
                              witness_problem=witness.problem if witness else None)
     # Kept before the action runs: a receipt that cannot be kept stops the action.
-    keep_receipt(args, result, display_name(args.log), log.sha256, log,
+    keep_receipt(args, result, display_name(args.log), log,
                  witness.receipt_note() if witness else None, made_by="gate",
                  gate={"program": action[0], "runs": decision.runs,
                        "status": decision.status, "dry_run": args.dry_run})

@@ -14,31 +14,22 @@ import os
 import shlex
 import shutil
 import sys
-import time
 
-from ..hooks import session as hook_session, stop as stop_hook
-from ..hooks import records
-from ..hooks.claims import given_claims, split_claims
-from ..hooks.claims_model import split_with_model
-from .ledger import one_line
-from .options import (add_ledger_option, add_model_options, client_for, message,
-                          positive_float, positive_int, print_json)
-from ..server.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B, DEFAULT_TIMEOUT,
-                     Client, ServerUnreachable)
-from ..errors import InputError, ReceiptPairError, ServerError, UsageError
-from ..store.files import decode, display_name, read_bytes
-from ..store.ledger import append_receipt, ledger_path
-from ..logs import read_log
-from ..pair.claim import check_claim
-from ..readers import get_reader
 from ..check.rules import DEFAULT_RULE
+from ..errors import ReceiptPairError, UsageError
+from ..hooks import session as hook_session, stop as stop_hook
+from ..hooks.claims import split_claims
+from ..hooks.run import DEFAULT_BUDGET, HookOptions, run_hook
+from ..readers import get_reader
+from ..server.client import DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B, DEFAULT_TIMEOUT
+from ..store.files import decode, display_name, read_bytes
+from .ledger import one_line
+from .options import (add_ledger_option, add_model_options, ledger_from, message,
+                      positive_float, positive_int, print_json, settings_from)
 
 # The snippets give the hook this long (seconds); its own budget stays under it, so it
 # answers (and saves its receipts) before the agent would kill it.
 SNIPPET_TIMEOUT = 600
-DEFAULT_BUDGET = 540.0
-# Below this many seconds left, no further claim is asked about.
-MIN_CALL_SECONDS = 5.0
 BLOCK_WITH = ("decision", "exit2")
 MAX_NOTES = 40  # lines on standard error per stop
 SPLITS = ("rules", "model")
@@ -128,7 +119,7 @@ def _cmd_hook(args):
         raise UsageError("--claims-from - reads standard input, which carries the hook's "
                          "JSON: give the hook's JSON with --input FILE")
     try:
-        decision, notes = run_hook(args)
+        decision, notes = run_hook(args.input, hook_options(args))
     except ReceiptPairError as exc:  # the input or the session: never a reason to trap
         decision = stop_hook.StopDecision(False, notice=f"receipt-pair could not check the "
                                                         f"agent's claims: {message(exc)}")
@@ -141,6 +132,15 @@ def _cmd_hook(args):
                                                         f"agent's claims: {why}")
         notes = []
     return answer(args, decision, notes)
+
+
+def hook_options(args):
+    """The HookOptions the command line's options give."""
+    return HookOptions(agent=args.agent, settings=settings_from(args),
+                       not_shown=args.not_shown, max_blocks=args.max_blocks,
+                       receipts=args.receipts, ledger=ledger_from(args), wait=args.wait,
+                       budget=args.budget, claims_from=args.claims_from, split=args.split,
+                       split_model=args.split_model)
 
 
 def answer(args, decision, notes):
@@ -166,160 +166,6 @@ def answer(args, decision, notes):
     if decision.notice:
         print(json.dumps({"systemMessage": decision.notice}, ensure_ascii=False), flush=True)
     return 0
-
-
-def run_hook(args):
-    """(StopDecision, notes for standard error) for the hook input named by --input."""
-    fmt = args.agent
-    hook = stop_hook.parse_hook_input(read_bytes(args.input), display_name(args.input))
-    notes = []
-    if hook.event not in stop_hook.EVENTS:
-        return stop_hook.StopDecision(False, notice=f"receipt-pair: this hook checks Stop and "
-                                                    f"SubagentStop, not {hook.event!r}"), notes
-    path = hook.session_path
-    if not path:
-        return stop_hook.StopDecision(False, notice="receipt-pair: the hook input names no "
-                                                    "session file, so nothing was checked"), notes
-    started = time.monotonic()
-    problem = hook_session.session_file_problem(path)
-    if problem:
-        text, caught_up = None, False
-    else:
-        text, caught_up = hook_session.wait_for_session(path, fmt, hook.last_assistant_message,
-                                                     max(0.0, args.wait))
-        if not caught_up:
-            notes.append(f"the session file did not show the final message within "
-                         f"{args.wait:g} s; checked against what it held")
-    claims, split = _claims(args, hook, text, notes)
-    if not claims:
-        notes.append("no claims of finished work in the last message; nothing to check")
-        return stop_hook.StopDecision(False), notes
-    claims, not_checked = claims[:stop_hook.MAX_CLAIMS], claims[stop_hook.MAX_CLAIMS:]
-    log, error = _session_turns(path, fmt, problem, notes)
-    outcomes = []
-    for claim in claims:
-        if log is None:
-            outcomes.append(stop_hook.Outcome(claim, error=error))
-            continue
-        outcomes.append(_check(args, claim, log.turns, started, outcomes))
-    # Receipts go beside the session file only when there is one: never beside a folder,
-    # a device or a path that names nothing.
-    directory = args.receipts or (None if problem else records.default_directory(path))
-    state = (records.load_state(directory, hook, stop_hook.HookState) if directory
-             else stop_hook.HookState())
-    decision = stop_hook.decide(outcomes, hook.stop_hook_active, args.not_shown,
-                                args.max_blocks, state, not_checked)
-    # The count first: a block whose count is not kept could repeat at every stop.
-    why = (records.record_state(directory, hook, decision.state) if directory
-           else "no folder for the hook's state: give --receipts DIR")
-    if why:
-        notes.append(f"the hook's state was not saved: {why}")
-        decision = stop_hook.unrecorded(decision, why)
-    saved = _keep(args, directory, hook, outcomes, split, decision, caught_up, path,
-                  log, notes) if directory else False
-    notes.append(f"{stop_hook.summary(outcomes)}; "
-                 f"{'blocked the stop' if decision.block else 'the agent may stop'}"
-                 + (f"; receipts in {directory}" if saved else ""))
-    return decision, notes
-
-
-def _session_turns(path, fmt, problem, notes):
-    """(the session file read once as a LogRead, or None and why not)."""
-    if problem:
-        return None, f"the session file cannot be read: {stop_hook.cut(path)}: {problem}"
-    warnings = []
-    try:
-        log = read_log(path, fmt, warnings)
-    except InputError as exc:
-        return None, f"the session file cannot be read: {stop_hook.cut(str(exc), 1000)}"
-    notes += warnings
-    return log, None
-
-
-def _claims(args, hook, text, notes):
-    """(claims, how they were found): given, or split from the last message."""
-    if args.claims_from:
-        data = read_bytes(args.claims_from)
-        return given_claims(decode(data, display_name(args.claims_from))), "given"
-    final = hook.last_assistant_message
-    if final is None and text is not None:
-        final = hook_session.final_message(text, args.agent)[0]
-    if not final:
-        return [], "rules"
-    if args.split == "model":
-        model = args.split_model or args.model_a
-        split = split_with_model(final, client_for(args), model, args.extra_a
-                                 if model == args.model_a else None)
-        for dropped in split.dropped[:3]:
-            notes.append(f"the split model's claim {dropped['text'][:200]!r} was dropped: "
-                         f"{dropped['why']}")
-        if len(split.dropped) > 3:
-            notes.append(f"... and {len(split.dropped) - 3} more of its claims were dropped")
-        if split.error is None:
-            return split.claims, "model"
-        notes.append(f"the split model could not be asked ({split.error}); split in plain "
-                     "code instead")
-    return split_claims(final), "rules"
-
-
-def _check(args, claim, turns, started, outcomes):
-    """One claim's Outcome; a server already found down is not asked again."""
-    down = next((o.error for o in outcomes if o.error and o.error.startswith("server down")),
-                None)
-    if down:
-        return stop_hook.Outcome(claim, error=down)
-    left = args.budget - (time.monotonic() - started)
-    if left < MIN_CALL_SECONDS:
-        return stop_hook.Outcome(claim, error="not checked: the hook's time budget ran out")
-    client = Client(args.base_url, timeout=min(args.timeout, left),
-                    allow_remote=args.allow_remote)
-    try:
-        result = check_claim(claim.text, turns, model_a=args.model_a, model_b=args.model_b,
-                             rule=args.rule, reader=get_reader(args.reader),
-                             max_turns=args.max_turns, extra_a=args.extra_a,
-                             extra_b=args.extra_b, client=client, keep_failed=True)
-    except ServerUnreachable as exc:
-        return stop_hook.Outcome(claim, error=f"server down: {message(exc)}")
-    except ServerError as exc:
-        return stop_hook.Outcome(claim, error=message(exc))
-    return stop_hook.Outcome(claim, result=result)
-
-
-def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log, notes):
-    """Save one record per claim checked (at most MAX_CLAIMS) and feed the ledger. The
-    decision's count is already kept, so a record or a ledger that cannot be written
-    changes nothing but is said, to the person too. Returns whether all were saved."""
-    run = records.new_run_id()
-    log_name = display_name(path)
-    log_sha = log.sha256 if log is not None else None
-    ledger = ledger_path(getattr(args, "ledger", None))
-    failures = []
-    for index, outcome in enumerate(outcomes, 1):
-        error = outcome.error or ("; ".join(f"model {m.arm}: {m.error}"
-                                            for m in outcome.result.failed)
-                                  if outcome.result and outcome.result.failed else None)
-        block = records.hook_block(hook, args.agent, outcome.claim, index, len(outcomes),
-                                   run, split, decision, caught_up, args.not_shown, error)
-        if outcome.result is not None:
-            record = records.hook_receipt(outcome.result, block, log_name, log,
-                                          args.max_turns)
-        else:
-            record = records.hook_note(outcome.claim.text, block, log_name, log_sha)
-        # Receipts go to the ledger too; a note (no model could be asked) is no receipt.
-        into_ledger = ledger if (ledger and outcome.result is not None) else None
-        try:
-            records.keep(directory, records.record_path(directory, hook, run, index), record,
-                         ledger=into_ledger and (lambda r: append_receipt(into_ledger, r)))
-        except (ReceiptPairError, OSError, ValueError, TypeError) as exc:
-            why = message(exc) if isinstance(exc, ReceiptPairError) else \
-                records.why_not_saved(exc)
-            if why not in failures:
-                failures.append(why)
-    if failures:
-        said = f"the receipts were not saved: {'; '.join(failures)}"
-        notes.append(said)
-        decision.tell(f"receipt-pair: {said}")
-    return not failures
 
 
 # -- the one-time set-up ----------------------------------------------------------------------
@@ -370,5 +216,5 @@ def _program():
     installed = shutil.which("receipt-pair")
     if installed:
         return [os.path.abspath(installed)]
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     return ["PYTHONPATH=" + shlex.quote(root), sys.executable, "-m", "receipt_pair"]

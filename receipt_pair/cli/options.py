@@ -13,14 +13,14 @@ from ..server.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,
 from ..errors import InputError, ServerError
 from ..store.files import decode, display_name, loads_strict, read_bytes
 from ..logs import FORMATS as LOG_FORMATS
-from ..store.ledger import ENV_LEDGER, append_receipt, ledger_path
+from ..store.ledger import ENV_LEDGER, ledger_path
 from ..logs import read_log
 from ..pair.claim import check_claim
-from ..readers import DEFAULT_READER, ENV_READER, READERS, get_reader, usable_readers
-from ..store.records import build_receipt, write_json_atomic
+from ..pair.settings import Settings
+from ..readers import DEFAULT_READER, ENV_READER, READERS, usable_readers
+from ..pair.receipts import keep_receipt as store_receipt
 from ..check.render import DEFAULT_MAX_TURNS
 from .report import render_differences
-from ..server.request import SETTINGS
 from ..check.rules import DEFAULT_RULE, RULES
 from ..server.transport import MAX_TIMEOUT
 from .visible import json_text, visible
@@ -145,13 +145,22 @@ def print_flush(line, stream=None):
     print(line, file=stream or sys.stdout, flush=True)
 
 
+def settings_from(args, **changes):
+    """The Settings the command line's options give (the options a command has)."""
+    given = {"model_a": args.model_a, "model_b": args.model_b,
+             "extra_a": args.extra_a or {}, "extra_b": args.extra_b or {},
+             "reader": args.reader, "rule": getattr(args, "rule", DEFAULT_RULE),
+             "max_turns": args.max_turns, "base_url": args.base_url,
+             "timeout": args.timeout, "allow_remote": args.allow_remote,
+             "concurrent": concurrency(args),
+             "redact": not getattr(args, "no_redact", False),
+             "allow_retired": getattr(args, "allow_retired", False)}
+    return Settings(**{**given, **changes})
+
+
 def run_check(args, claim, turns):
     """Ask the pair about `claim`; a server that failed for both models is an error."""
-    result = check_claim(
-        claim, turns, model_a=args.model_a, model_b=args.model_b, rule=args.rule,
-        reader=get_reader(args.reader), max_turns=args.max_turns, extra_a=args.extra_a,
-        extra_b=args.extra_b, client=client_for(args), concurrent=concurrency(args),
-        keep_failed=True)
+    result = check_claim(claim, turns, settings_from(args), keep_failed=True)
     if len(result.failed) == 2:
         raise ServerError(result.models[0].error if result.models[0].error == result.models[1].error
                           else f"{result.models[0].error}; {result.models[1].error}")
@@ -159,7 +168,12 @@ def run_check(args, claim, turns):
 
 
 def concurrency(args):
-    return {"auto": None, "yes": True, "no": False}[getattr(args, "concurrent", "auto")]
+    return {"auto": None, "yes": True, "no": False}[getattr(args, "concurrent", "no")]
+
+
+def ledger_from(args):
+    """The ledger --ledger names, else $RECEIPT_PAIR_LEDGER, else None: read in one place."""
+    return ledger_path(getattr(args, "ledger", None))
 
 
 def add_ledger_option(parser):
@@ -168,23 +182,15 @@ def add_ledger_option(parser):
                              f"${ENV_LEDGER}, if set)")
 
 
-def keep_receipt(args, result, log_name, log_sha256, turns, witness=None, made_by="check",
-                 gate=None):
-    """Build the receipt when it is kept: saved (--save) and/or appended to the ledger
-    (--ledger or $RECEIPT_PAIR_LEDGER). Return it, or None when nothing keeps it."""
-    ledger = ledger_path(getattr(args, "ledger", None))
-    if not args.save and not ledger:
-        return None
-    redaction = {"on": not getattr(args, "no_redact", False),
-                 "count": getattr(turns, "redactions", 0)}
-    turns = getattr(turns, "turns", turns)
-    receipt = build_receipt(result, log_name, log_sha256, turns, args.max_turns, dict(SETTINGS),
-                            witness, made_by, gate, redaction)
-    if args.save:
-        write_json_atomic(args.save, receipt, "the receipt")
-    if ledger:
-        entry = append_receipt(ledger, receipt, note=lambda line: print_flush(
-            f"note: {visible(line)}", sys.stderr))
+def keep_receipt(args, result, log_name, log, witness=None, made_by="check", gate=None):
+    """Keep the receipt of `result` as --save and --ledger (or $RECEIPT_PAIR_LEDGER) say,
+    saying on standard error where it went. Return it, or None when nothing keeps it."""
+    ledger = ledger_from(args)
+    receipt, entry = store_receipt(
+        result, log_name, log, args.max_turns, save=args.save, ledger=ledger,
+        redact=not getattr(args, "no_redact", False), witness=witness, made_by=made_by,
+        gate=gate, note=lambda line: print_flush(f"note: {visible(line)}", sys.stderr))
+    if entry is not None:
         print_flush(f"receipt-pair: receipt appended to {visible(ledger)} as entry "
                     f"{entry['entry']}", sys.stderr)
     return receipt

@@ -4,12 +4,11 @@ import sys
 
 from .. import errors
 from ..pair.batch import run_batch
-from .options import (add_model_options, client_for, positive_int, print_json, print_lines,
+from .options import (add_model_options, settings_from, positive_int, print_json, print_lines,
                           report_differences)
 from ..errors import UsageError
 from ..logs.items import read_items
 from ..store.files import display_name
-from ..readers import get_reader
 from ..store.records import read_answers
 from ..audit.replay import replay_answers
 from .report import progress_line, render_score
@@ -44,11 +43,8 @@ def _progress_printer(stream):
 
 def _cmd_batch(args):
     items, items_sha256 = read_items(args.items)
-    reader = get_reader(args.reader, replay=args.allow_retired)
-    client = client_for(args)
-    asked = run_batch(items, items_sha256, args.out, client, reader, model_a=args.model_a,
-                      model_b=args.model_b, max_turns=args.max_turns, extra_a=args.extra_a,
-                      extra_b=args.extra_b, items_name=display_name(args.items),
+    asked = run_batch(items, items_sha256, args.out, settings_from(args),
+                      items_name=display_name(args.items),
                       progress=_progress_printer(sys.stderr), parallel=args.parallel)
     _, rows, _ = read_answers(args.out)
     usable = {(r["id"], r["arm"]) for r in rows if not r.get("error")}

@@ -59,7 +59,7 @@ def hook_block(hook, agent, claim, index, count, run, split, decision, caught_up
 def hook_receipt(result, block, log_name, log, max_turns):
     """A full receipt of one claim's check, with the hook block, sealed by its sha256.
     `log`: the session file as read (logs.LogRead: turns, sha256, redactions)."""
-    receipt = build_receipt(result, log_name, log.sha256, log.turns, max_turns, dict(SETTINGS),
+    receipt = build_receipt(result, log_name, log.sha256, max_turns, dict(SETTINGS),
                             made_by="hook", redaction={"on": True, "count": log.redactions})
     receipt.pop("receipt_sha256")
     receipt["hook"] = block

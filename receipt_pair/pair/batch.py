@@ -75,11 +75,11 @@ def prepare_answers_file(path, fd, items_sha256, items_count, items_name, config
     return done
 
 
-def run_batch(items, items_sha256, out_path, client, reader, *, model_a, model_b,
-              max_turns, extra_a=None, extra_b=None, items_name="", progress=None,
-              parallel=1):
+def run_batch(items, items_sha256, out_path, settings, *, client=None, items_name="",
+              progress=None, parallel=1):
     """Ask every question that has no usable answer in `out_path`; return the count asked.
 
+    `settings`: a Settings (the reader may be a retired one only with allow_retired).
     `parallel`: how many questions to keep in flight at once (for servers with parallel
     slots). The answers are the same whatever it is; each is appended whole as it arrives.
     The answers file is locked for the whole run, so a second run on it stops at once. A
@@ -91,14 +91,19 @@ def run_batch(items, items_sha256, out_path, client, reader, *, model_a, model_b
     def note(message):
         progress(Progress("", 0, 0, "", "", "", 0.0, 0.0, note=message))
 
-    config = records.run_config(reader, max_turns, model_a, model_b, extra_a, extra_b)
+    settings = settings.checked()
+    reader = settings.get_reader()
+    client = client or settings.client()
+    config = records.run_config(reader, settings.max_turns, settings.model_a,
+                                settings.model_b, dict(settings.extra_a),
+                                dict(settings.extra_b))
     fd = records.open_append(out_path)
     try:
         with records.locked(fd, out_path):
             done = prepare_answers_file(out_path, fd, items_sha256, len(items), items_name,
                                         config, note)
-            return _ask_all(items, done, out_path, fd, client, reader, model_a, model_b,
-                            max_turns, extra_a, extra_b, progress, note, parallel)
+            run = _Run(out_path, fd, client, reader, settings, progress, note)
+            return run.ask_all(items, done, parallel)
     except OSError as exc:  # only the answers file's writes raise it here
         raise records.cannot_write(out_path, exc, "an answer", kept="the answers already "
                                    "written are kept: run the same command again to "
@@ -107,51 +112,64 @@ def run_batch(items, items_sha256, out_path, client, reader, *, model_a, model_b
         os.close(fd)
 
 
-def _ask_all(items, done, out_path, fd, client, reader, model_a, model_b, max_turns,
-             extra_a, extra_b, progress, note, parallel):
-    arms = (("A", model_a, extra_a), ("B", model_b, extra_b))
-    todo = {arm: [it for it in items if (it.id, arm) not in done] for arm, _, _ in arms}
-    total = sum(len(v) for v in todo.values())
-    memory = SchemaMemory()
-    asked = 0
-    started = time.monotonic()
-    # Roles: model B is asked about model A's checked answer to the same item.
-    partners = {item_id: CheckedAnswer(*(row[k] for k in CHECKED_KEYS),
-                                       line=label_of_reply(row.get("reply")))
-                for (item_id, arm), row in done.items() if arm == "A"}
+class _Run:
+    """One batch run: where answers go, whom to ask, with what."""
 
-    def question(item, arm, model, extra):
-        shown = reader.render(list(item.turns), max_turns, item.claim)
-        partner = partners.get(item.id) if arm == "B" and reader.partner else None
-        return item, ask(client, reader, item.claim, shown, arm, model, extra, memory,
-                         partner=partner)
+    def __init__(self, out_path, fd, client, reader, settings, progress, note):
+        self.out_path, self.fd, self.client, self.reader = out_path, fd, client, reader
+        self.settings, self.progress, self.note = settings, progress, note
+        self.memory = SchemaMemory()
+        self.rendered = {}  # item id -> the turns as shown: each item is rendered once
 
-    try:
-        for index, (arm, model, extra) in enumerate(arms):
-            failures = 0
-            jobs = [(item, arm, model, extra) for item in todo[arm]]
-            for item, answer in _in_flight(question, jobs, parallel):
-                records.append_record(fd, records.answer_row(item.id, answer, reader,
-                                                             max_turns), out_path)
-                if arm == "A" and not answer.error:
-                    partners[item.id] = answer.checked
-                asked += 1
-                elapsed = time.monotonic() - started
-                progress(Progress(arm, asked, total, item.id, answer.checked.answer,
-                                  answer.checked.code, answer.wall_s,
-                                  elapsed / asked * (total - asked), error=answer.error))
-                failures = failures + 1 if answer.error else 0
-                if failures >= MAX_FAILURES_IN_A_ROW:
-                    raise ServerError(
-                        f"{failures} calls to model {model} failed in a row (last: "
-                        f"{answer.error}); stopped. Answers so far are kept in {out_path}; "
-                        "run the same command again to resume")
-            if index == 0 and todo[arm]:
-                _unload(client, model, note)
-    except ServerUnreachable as exc:
-        raise ServerUnreachable(f"{exc} Answers so far are kept in {out_path}; run the "
-                                "same command again to resume.", exc.cli_hint) from None
-    return asked
+    def shown(self, item):
+        if item.id not in self.rendered:
+            self.rendered[item.id] = self.reader.render(list(item.turns),
+                                                        self.settings.max_turns, item.claim)
+        return self.rendered[item.id]
+
+    def ask_all(self, items, done, parallel):
+        reader, arms = self.reader, self.settings.models
+        todo = {arm: [it for it in items if (it.id, arm) not in done] for arm, _, _ in arms}
+        total = sum(len(v) for v in todo.values())
+        asked = 0
+        started = time.monotonic()
+        # Roles: model B is asked about model A's checked answer to the same item.
+        partners = {item_id: CheckedAnswer(*(row[k] for k in CHECKED_KEYS),
+                                           line=label_of_reply(row.get("reply")))
+                    for (item_id, arm), row in done.items() if arm == "A"}
+
+        def question(item, arm, model, extra):
+            partner = partners.get(item.id) if arm == "B" and reader.partner else None
+            return item, ask(self.client, reader, item.claim, self.shown(item), arm, model,
+                             extra, self.memory, partner=partner)
+
+        try:
+            for index, (arm, model, extra) in enumerate(arms):
+                failures = 0
+                jobs = [(item, arm, model, extra) for item in todo[arm]]
+                for item, answer in _in_flight(question, jobs, parallel):
+                    records.append_record(self.fd, records.answer_row(
+                        item.id, answer, reader, self.settings.max_turns), self.out_path)
+                    if arm == "A" and not answer.error:
+                        partners[item.id] = answer.checked
+                    asked += 1
+                    elapsed = time.monotonic() - started
+                    self.progress(Progress(arm, asked, total, item.id, answer.checked.answer,
+                                           answer.checked.code, answer.wall_s,
+                                           elapsed / asked * (total - asked),
+                                           error=answer.error))
+                    failures = failures + 1 if answer.error else 0
+                    if failures >= MAX_FAILURES_IN_A_ROW:
+                        raise ServerError(
+                            f"{failures} calls to model {model} failed in a row (last: "
+                            f"{answer.error}); stopped. Answers so far are kept in "
+                            f"{self.out_path}; run the same command again to resume")
+                if index == 0 and todo[arm]:
+                    _unload(self.client, model, self.note)
+        except ServerUnreachable as exc:
+            raise ServerUnreachable(f"{exc} Answers so far are kept in {self.out_path}; run "
+                                    "the same command again to resume.", exc.cli_hint) from None
+        return asked
 
 
 def _in_flight(work, jobs, parallel):

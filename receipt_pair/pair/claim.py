@@ -1,7 +1,7 @@
 """Ask two models about one claim, check both replies, combine them by a pair rule.
 
-    from receipt_pair.pair import check_claim
-    result = check_claim("I pushed the fix to main", turns)
+    from receipt_pair import check_claim, Settings
+    result = check_claim("I pushed the fix to main", turns, Settings(rule="r2"))
     result.answer, result.quotes, result.models
 
 Nothing here prints; the command line renders what these functions return.
@@ -13,12 +13,11 @@ from typing import List
 
 from .. import readers
 from .ask import ModelAnswer, SchemaMemory, ask
-from ..server.client import DEFAULT_MODEL_A, DEFAULT_MODEL_B, Client, ServerUnreachable
+from ..check.rules import combine
 from ..errors import InputError, ModelCallFailed, ServerError, UsageError
-from ..turn import turn_from_json
-from ..turn import Turn
-from ..check.render import DEFAULT_MAX_TURNS
-from ..check.rules import DEFAULT_RULE, RULES, combine
+from ..server.client import ServerUnreachable
+from ..turn import Turn, turn_from_json
+from .settings import Settings
 
 
 @dataclass
@@ -55,15 +54,18 @@ def combine_models(a, b, rule):
     return combine(a.checked, b.checked, rule)
 
 
-def check_claim(claim, turns, *, model_a=DEFAULT_MODEL_A, model_b=DEFAULT_MODEL_B,
-                rule=DEFAULT_RULE, reader=None, max_turns=DEFAULT_MAX_TURNS,
-                extra_a=None, extra_b=None, client=None, base_url=None, timeout=None,
-                allow_remote=False, concurrent=False, keep_failed=False):
+# The keyword arguments check_claim takes besides `settings`, each a Settings field.
+_FIELDS = ("model_a", "model_b", "extra_a", "extra_b", "reader", "rule", "max_turns",
+           "base_url", "timeout", "allow_remote", "concurrent")
+
+
+def check_claim(claim, turns, settings=None, *, client=None, keep_failed=False, **changes):
     """Check one claim against a log's turns with two models; return a ClaimResult.
 
-    `turns`: `Turn`s or plain dicts ({"cmd", "output", "exit_status"}). `reader`: a Reader
-    or a version string ("v1"). The claim, the rule, the reader and the turns are checked
-    before any model is asked.
+    `turns`: `Turn`s or plain dicts ({"cmd", "output", "exit_status"}). `settings`: a
+    Settings (default: Settings()); any of its fields may also be given by keyword
+    (`model_a=`, `reader="v6"`, `rule=`, `base_url=`, ...), and a reader may be a Reader.
+    The claim, the settings and the turns are checked before any model is asked.
 
     `concurrent`: ask A and B at once (True), in turn (False, the default: on 2 cores it
     measured faster), or at once only when the server says it holds two models (None).
@@ -76,27 +78,35 @@ def check_claim(claim, turns, *, model_a=DEFAULT_MODEL_A, model_b=DEFAULT_MODEL_
     """
     if not isinstance(claim, str) or not claim.strip():
         raise UsageError("the claim must be a non-empty string")
-    if rule not in RULES:
-        raise UsageError(f"unknown rule {rule!r}; known: {', '.join(RULES)}")
+    unknown = sorted(set(changes) - set(_FIELDS))
+    if unknown:
+        raise UsageError(f"check_claim has no setting {unknown[0]!r}")
+    reader = changes.pop("reader", None)
+    given = {k: v for k, v in changes.items() if v is not None or k == "concurrent"}
+    settings = (settings or Settings()).replace(**given)
+    if isinstance(reader, readers.Reader):
+        settings = settings.replace(reader=reader.version)
+    elif reader is not None:
+        settings = settings.replace(reader=reader)
+    settings.checked()
     if not isinstance(reader, readers.Reader):
-        reader = readers.get_reader(reader)
-    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
-        raise UsageError(f"max_turns must be a whole number of at least 1, not {max_turns!r}")
+        reader = settings.get_reader()
     turns = as_turns(turns)
-    if client is None:
-        kwargs = {"allow_remote": allow_remote}
-        if base_url:
-            kwargs["base_url"] = base_url
-        if timeout:
-            kwargs["timeout"] = timeout
-        client = Client(**kwargs)
-    shown = reader.render(turns, max_turns, claim)
+    client = client or settings.client()
+    return ask_pair(claim, turns, settings, reader, client, keep_failed)
+
+
+def ask_pair(claim, turns, settings, reader, client, keep_failed=False):
+    """The pair's ClaimResult for checked `settings`, `turns` and `reader`."""
+    shown = reader.render(turns, settings.max_turns, claim)
     memory = SchemaMemory()
-    jobs = (("A", model_a, extra_a), ("B", model_b, extra_b))
+    jobs = settings.models
+    concurrent = settings.concurrent
     if concurrent is None:
         concurrent = _holds_both(client)
     if reader.partner:  # roles: B is asked about A's answer, so after it
         concurrent = False
+        (_, model_a, extra_a), (_, model_b, extra_b) = jobs
         first = ask(client, reader, claim, shown, "A", model_a, extra_a, memory)
         answers = [first, ask(client, reader, claim, shown, "B", model_b, extra_b, memory,
                               partner=first.checked)]
@@ -105,9 +115,10 @@ def check_claim(claim, turns, *, model_a=DEFAULT_MODEL_A, model_b=DEFAULT_MODEL_
     else:
         answers = [ask(client, reader, claim, shown, arm, model, extra, memory)
                    for arm, model, extra in jobs]
-    pair = combine_models(answers[0], answers[1], rule)
-    result = ClaimResult(claim=claim, rule=rule, answer=pair.answer, quotes=pair.quotes,
-                         models=answers, shown=shown, reader=reader, concurrent=concurrent)
+    pair = combine_models(answers[0], answers[1], settings.rule)
+    result = ClaimResult(claim=claim, rule=settings.rule, answer=pair.answer,
+                         quotes=pair.quotes, models=answers, shown=shown, reader=reader,
+                         concurrent=concurrent)
     if result.failed and not keep_failed:
         raise ModelCallFailed("; ".join(f"model {m.arm} ({m.model}) could not be asked: "
                                         f"{m.error}" for m in result.failed), result)

@@ -325,7 +325,7 @@ def canonical_sha256(record, leave_out):
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def build_receipt(result, log_name, log_sha256, turns, max_turns, settings, witness=None,
+def build_receipt(result, log_name, log_sha256, max_turns, settings, witness=None,
                   made_by="check", gate=None, redaction=None):
     """The whole receipt of one check, enough to re-derive its answer offline.
 

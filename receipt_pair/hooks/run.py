@@ -1,0 +1,200 @@
+"""One stop of an agent, checked: read the hook's input, find the claims of its final
+message, check each against the session file, decide in the agent's protocol whether to
+send it back, and keep the receipts. The command line (cli/hook.py) only parses options
+into a HookOptions and prints the decision.
+"""
+
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..errors import InputError, ReceiptPairError, ServerError
+from ..logs import read_log
+from ..pair.claim import check_claim
+from ..pair.settings import Settings
+from ..server.client import ServerUnreachable
+from ..store.files import decode, display_name, read_bytes
+from ..store.ledger import append_receipt
+from . import records, session as hook_session, stop as stop_hook
+from .claims import given_claims, split_claims
+from .claims_model import split_with_model
+
+DEFAULT_BUDGET = 540.0
+# Below this many seconds left, no further claim is asked about.
+MIN_CALL_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class HookOptions:
+    """How the hook checks a stop (each the command line's option of the same name)."""
+
+    agent: str
+    settings: Settings = field(default_factory=Settings)
+    not_shown: str = stop_hook.DEFAULT_NOT_SHOWN
+    max_blocks: int = stop_hook.DEFAULT_MAX_BLOCKS
+    receipts: Optional[str] = None  # where receipts go (None: beside the session file)
+    ledger: Optional[str] = None
+    wait: float = hook_session.DEFAULT_WAIT
+    budget: float = DEFAULT_BUDGET
+    claims_from: Optional[str] = None  # a file of claims, one per line, instead of a split
+    split: str = "rules"
+    split_model: Optional[str] = None
+
+
+def error_line(exc):
+    """An error's line, with what to do about it where it says."""
+    hint = getattr(exc, "cli_hint", None)
+    return f"{exc} ({hint})" if hint else str(exc)
+
+
+def run_hook(input_path, options):
+    """(StopDecision, notes for standard error) for the hook input at `input_path` ("-":
+    standard input)."""
+    args = options
+    fmt = args.agent
+    hook = stop_hook.parse_hook_input(read_bytes(input_path), display_name(input_path))
+    notes = []
+    if hook.event not in stop_hook.EVENTS:
+        return stop_hook.StopDecision(False, notice=f"receipt-pair: this hook checks Stop and "
+                                                    f"SubagentStop, not {hook.event!r}"), notes
+    path = hook.session_path
+    if not path:
+        return stop_hook.StopDecision(False, notice="receipt-pair: the hook input names no "
+                                                    "session file, so nothing was checked"), notes
+    started = time.monotonic()
+    problem = hook_session.session_file_problem(path)
+    if problem:
+        text, caught_up = None, False
+    else:
+        text, caught_up = hook_session.wait_for_session(path, fmt, hook.last_assistant_message,
+                                                     max(0.0, args.wait))
+        if not caught_up:
+            notes.append(f"the session file did not show the final message within "
+                         f"{args.wait:g} s; checked against what it held")
+    claims, split = _claims(args, hook, text, notes)
+    if not claims:
+        notes.append("no claims of finished work in the last message; nothing to check")
+        return stop_hook.StopDecision(False), notes
+    claims, not_checked = claims[:stop_hook.MAX_CLAIMS], claims[stop_hook.MAX_CLAIMS:]
+    log, error = _session_turns(path, fmt, problem, notes)
+    outcomes = []
+    for claim in claims:
+        if log is None:
+            outcomes.append(stop_hook.Outcome(claim, error=error))
+            continue
+        outcomes.append(_check(args, claim, log.turns, started, outcomes))
+    # Receipts go beside the session file only when there is one: never beside a folder,
+    # a device or a path that names nothing.
+    directory = args.receipts or (None if problem else records.default_directory(path))
+    state = (records.load_state(directory, hook, stop_hook.HookState) if directory
+             else stop_hook.HookState())
+    decision = stop_hook.decide(outcomes, hook.stop_hook_active, args.not_shown,
+                                args.max_blocks, state, not_checked)
+    # The count first: a block whose count is not kept could repeat at every stop.
+    why = (records.record_state(directory, hook, decision.state) if directory
+           else "no folder for the hook's state: give --receipts DIR")
+    if why:
+        notes.append(f"the hook's state was not saved: {why}")
+        decision = stop_hook.unrecorded(decision, why)
+    saved = _keep(args, directory, hook, outcomes, split, decision, caught_up, path,
+                  log, notes) if directory else False
+    notes.append(f"{stop_hook.summary(outcomes)}; "
+                 f"{'blocked the stop' if decision.block else 'the agent may stop'}"
+                 + (f"; receipts in {directory}" if saved else ""))
+    return decision, notes
+
+
+def _session_turns(path, fmt, problem, notes):
+    """(the session file read once as a LogRead, or None and why not)."""
+    if problem:
+        return None, f"the session file cannot be read: {stop_hook.cut(path)}: {problem}"
+    warnings = []
+    try:
+        log = read_log(path, fmt, warnings)
+    except InputError as exc:
+        return None, f"the session file cannot be read: {stop_hook.cut(str(exc), 1000)}"
+    notes += warnings
+    return log, None
+
+
+def _claims(args, hook, text, notes):
+    """(claims, how they were found): given, or split from the last message."""
+    if args.claims_from:
+        data = read_bytes(args.claims_from)
+        return given_claims(decode(data, display_name(args.claims_from))), "given"
+    final = hook.last_assistant_message
+    if final is None and text is not None:
+        final = hook_session.final_message(text, args.agent)[0]
+    if not final:
+        return [], "rules"
+    if args.split == "model":
+        settings = args.settings
+        model = args.split_model or settings.model_a
+        split = split_with_model(final, settings.client(), model, dict(settings.extra_a)
+                                 if model == settings.model_a else None)
+        for dropped in split.dropped[:3]:
+            notes.append(f"the split model's claim {dropped['text'][:200]!r} was dropped: "
+                         f"{dropped['why']}")
+        if len(split.dropped) > 3:
+            notes.append(f"... and {len(split.dropped) - 3} more of its claims were dropped")
+        if split.error is None:
+            return split.claims, "model"
+        notes.append(f"the split model could not be asked ({split.error}); split in plain "
+                     "code instead")
+    return split_claims(final), "rules"
+
+
+def _check(args, claim, turns, started, outcomes):
+    """One claim's Outcome; a server already found down is not asked again."""
+    down = next((o.error for o in outcomes if o.error and o.error.startswith("server down")),
+                None)
+    if down:
+        return stop_hook.Outcome(claim, error=down)
+    left = args.budget - (time.monotonic() - started)
+    if left < MIN_CALL_SECONDS:
+        return stop_hook.Outcome(claim, error="not checked: the hook's time budget ran out")
+    settings = args.settings.replace(timeout=min(args.settings.timeout, left), concurrent=False)
+    try:
+        result = check_claim(claim.text, turns, settings, keep_failed=True)
+    except ServerUnreachable as exc:
+        return stop_hook.Outcome(claim, error=f"server down: {error_line(exc)}")
+    except ServerError as exc:
+        return stop_hook.Outcome(claim, error=error_line(exc))
+    return stop_hook.Outcome(claim, result=result)
+
+
+def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log, notes):
+    """Save one record per claim checked (at most MAX_CLAIMS) and feed the ledger. The
+    decision's count is already kept, so a record or a ledger that cannot be written
+    changes nothing but is said, to the person too. Returns whether all were saved."""
+    run = records.new_run_id()
+    log_name = display_name(path)
+    log_sha = log.sha256 if log is not None else None
+    ledger = args.ledger
+    failures = []
+    for index, outcome in enumerate(outcomes, 1):
+        error = outcome.error or ("; ".join(f"model {m.arm}: {m.error}"
+                                            for m in outcome.result.failed)
+                                  if outcome.result and outcome.result.failed else None)
+        block = records.hook_block(hook, args.agent, outcome.claim, index, len(outcomes),
+                                   run, split, decision, caught_up, args.not_shown, error)
+        if outcome.result is not None:
+            record = records.hook_receipt(outcome.result, block, log_name, log,
+                                          args.settings.max_turns)
+        else:
+            record = records.hook_note(outcome.claim.text, block, log_name, log_sha)
+        # Receipts go to the ledger too; a note (no model could be asked) is no receipt.
+        into_ledger = ledger if (ledger and outcome.result is not None) else None
+        try:
+            records.keep(directory, records.record_path(directory, hook, run, index), record,
+                         ledger=into_ledger and (lambda r: append_receipt(into_ledger, r)))
+        except (ReceiptPairError, OSError, ValueError, TypeError) as exc:
+            why = error_line(exc) if isinstance(exc, ReceiptPairError) else \
+                records.why_not_saved(exc)
+            if why not in failures:
+                failures.append(why)
+    if failures:
+        said = f"the receipts were not saved: {'; '.join(failures)}"
+        notes.append(said)
+        decision.tell(f"receipt-pair: {said}")
+    return not failures

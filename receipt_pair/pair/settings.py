@@ -1,0 +1,87 @@
+"""The settings every question is asked with, in one frozen object that travels through the
+library instead of a dozen keyword arguments: the models and their extra request fields,
+the reader, the pair rule, how many turns a classic reader sees, the server and its limits,
+and whether credentials are redacted when a log is read.
+
+    from receipt_pair import Settings, check_claim
+    settings = Settings(model_a="qwen2.5-coder-1.5b", model_b="qwen2.5-coder-0.5b",
+                        base_url="http://127.0.0.1:18080/v1")
+    check_claim("the tests pass", turns, settings)
+
+`Settings.from_environment()` starts from RECEIPT_PAIR_BASE_URL, _MODEL_A, _MODEL_B and
+_READER, as the command line does. Every value is checked before any model is asked.
+"""
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from typing import Mapping, Optional
+
+from .. import readers
+from ..check.render import DEFAULT_MAX_TURNS
+from ..check.rules import DEFAULT_RULE, RULES
+from ..errors import UsageError
+from ..server.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,
+                             DEFAULT_TIMEOUT, ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B, Client)
+from ..server.transport import MAX_TIMEOUT
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a claim is checked with; `replace(**changes)` gives a changed copy."""
+
+    model_a: str = DEFAULT_MODEL_A
+    model_b: str = DEFAULT_MODEL_B
+    extra_a: Mapping = field(default_factory=dict)  # extra request fields for model A
+    extra_b: Mapping = field(default_factory=dict)
+    reader: Optional[str] = None  # a reader version; None: the default reader
+    rule: str = DEFAULT_RULE
+    max_turns: int = DEFAULT_MAX_TURNS
+    base_url: str = DEFAULT_BASE_URL
+    timeout: float = DEFAULT_TIMEOUT
+    allow_remote: bool = False
+    # Ask A and B at once (True), in turn (False), or at once when the server holds both.
+    concurrent: Optional[bool] = False
+    redact: bool = True  # replace credentials when a log is read
+    allow_retired: bool = False  # a retired reader, only to re-run a sealed run
+
+    @classmethod
+    def from_environment(cls, **changes):
+        """The settings a user's environment gives, with `changes` on top."""
+        given = {"base_url": os.environ.get(ENV_BASE_URL), "model_a": os.environ.get(ENV_MODEL_A),
+                 "model_b": os.environ.get(ENV_MODEL_B),
+                 "reader": os.environ.get(readers.ENV_READER)}
+        return cls(**{k: v for k, v in given.items() if v}, **changes)
+
+    def replace(self, **changes):
+        return dataclasses.replace(self, **changes)
+
+    def checked(self):
+        """These settings, each value checked (a UsageError names the first that is not)."""
+        if self.rule not in RULES:
+            raise UsageError(f"unknown rule {self.rule!r}; known: {', '.join(RULES)}")
+        self.get_reader()
+        if isinstance(self.max_turns, bool) or not isinstance(self.max_turns, int) \
+                or self.max_turns < 1:
+            raise UsageError(f"max_turns must be a whole number of at least 1, not "
+                             f"{self.max_turns!r}")
+        for arm, extra in (("A", self.extra_a), ("B", self.extra_b)):
+            if not isinstance(extra, Mapping):
+                raise UsageError(f"the extra request fields of model {arm} must be a mapping")
+        if not (isinstance(self.timeout, (int, float)) and 0 < self.timeout <= MAX_TIMEOUT):
+            raise UsageError(f"timeout must be more than 0 and at most {MAX_TIMEOUT:g} s")
+        return self
+
+    def get_reader(self):
+        """The Reader these settings name (a retired one only with allow_retired)."""
+        return readers.get_reader(self.reader, replay=self.allow_retired)
+
+    def client(self):
+        """A client of the server these settings name."""
+        return Client(self.base_url, timeout=self.timeout, allow_remote=self.allow_remote)
+
+    @property
+    def models(self):
+        """(arm, model, extra fields) of A and B."""
+        return (("A", self.model_a, dict(self.extra_a)), ("B", self.model_b,
+                                                            dict(self.extra_b)))
