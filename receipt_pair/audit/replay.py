@@ -68,11 +68,11 @@ def _server_for(key, where, differences):
         return False
 
 
-def recheck(reader, claim, turns, max_turns, model, extra, recorded, where, differences,
-            partner=None):
-    """Rebuild one answer's request(s) and re-check its reply against `recorded` (a flat
-    answer: row or receipt entry); add a line per difference; return the re-derived
-    CheckedAnswer. `partner`: model A's re-derived answer, for a reader with roles."""
+def recheck(reader, shown, claim, model, extra, recorded, where, differences, partner=None):
+    """Rebuild one answer's request(s) from the turns as `reader` showed them (`shown`,
+    rendered once per item) and re-check its reply against `recorded` (a flat answer: row
+    or receipt entry); add a line per difference; return the re-derived CheckedAnswer.
+    `partner`: model A's re-derived answer, for a reader with roles."""
     if not isinstance(extra, dict):
         differences.append(f"{where}: extra must be an object")
         return failed_call()
@@ -84,7 +84,6 @@ def recheck(reader, claim, turns, max_turns, model, extra, recorded, where, diff
     if not isinstance(sent, bool):
         differences.append(f"{where}: whether the schema was sent is not recorded")
         return failed_call()
-    shown = reader.render(list(turns), max_turns, claim)
     bodies = reader.bodies(claim, shown, model, extra, sent, server,
                            partner if reader.partner else None)
     rebuilt = request_digest(bodies)
@@ -164,7 +163,7 @@ def replay_answers(items, items_sha256, header, rows):
     if run is None:
         return differences
     by_id = {item.id: item for item in items}
-    seen, partners = {}, {}
+    seen, partners, rendered = {}, {}, {}
     # Model A's rows first: with roles, a B request is rebuilt from A's re-derived answer.
     for row in sorted(rows, key=lambda r: r.get("arm") != "A"):
         where = f"line {row.get('_line')} (item {row.get('id')!r}, model {row.get('arm')!r})"
@@ -192,8 +191,11 @@ def replay_answers(items, items_sha256, header, rows):
                                    f"{seen[(item.id, arm)]})")
             seen[(item.id, arm)] = row.get("_line")
         # The request is rebuilt from what the run pinned, not from what the row says.
-        checked = recheck(run["reader"], item.claim, item.turns, run["max_turns"],
-                          run["models"][arm], run["extra"][arm], row, where, differences,
+        if item.id not in rendered:  # A and B were shown the same turns: render once
+            rendered[item.id] = run["reader"].render(list(item.turns), run["max_turns"],
+                                                     item.claim)
+        checked = recheck(run["reader"], rendered[item.id], item.claim, run["models"][arm],
+                          run["extra"][arm], row, where, differences,
                           partners.get(item.id) if arm == "B" else None)
         if arm == "A" and not row.get("error"):
             partners[item.id] = checked
@@ -402,7 +404,7 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
             differences.append(f"model {arm}: the model must be named")
             checked[arm] = failed_call()
             continue
-        checked[arm] = recheck(reader, receipt["claim"], turns, max_turns, model,
+        checked[arm] = recheck(reader, shown, receipt["claim"], model,
                                entry.get("extra") or {}, recorded, f"model {arm}", differences,
                                checked.get("A") if arm == "B" else None)
     pair = combine(checked["A"], checked["B"], receipt["rule"])

@@ -91,20 +91,32 @@ def _signature(cmd):
     return (program, tuple(rest))
 
 
-def _score(line, words, is_tail, patterns):
-    if not line.strip():
-        return 0.0
-    named = len(words & _line_words(line))
-    score = 2.5 * named
-    if patterns.failure_spans(line):
-        score += 4
-    if _SUCCESS.search(line):
-        score += 2
-    if _SUMMARY.search(line):
-        score += 2
-    if is_tail:
-        score += 1.5
-    return score
+class _Lines:
+    """What the menu reads of each distinct line, read once per pick: a real log repeats
+    lines by the thousand ("ok", a progress bar), and each costs a dozen patterns."""
+
+    def __init__(self, words, patterns):
+        self.words, self.patterns = words, patterns
+        self._base, self._failing = {}, {}
+
+    def failing(self, line):
+        if line not in self._failing:
+            self._failing[line] = bool(line.strip()) and bool(self.patterns.failure_spans(line))
+        return self._failing[line]
+
+    def score(self, line, is_tail):
+        if not line.strip():
+            return 0.0
+        if line not in self._base:
+            score = 2.5 * len(self.words & _line_words(line))
+            if self.failing(line):
+                score += 4
+            if _SUCCESS.search(line):
+                score += 2
+            if _SUMMARY.search(line):
+                score += 2
+            self._base[line] = score
+        return self._base[line] + 1.5 if is_tail else self._base[line]
 
 
 def _scan_indices(count):
@@ -133,8 +145,7 @@ MAX_KEPT_FAILURES = 12
 def pick_lines(claim, turns, version=CURRENT_MENU):
     """{turn index: sorted line indices} of the lines the menu shows, within its budget."""
     m1 = version == "m1"
-    patterns = evidence_c2 if m1 else evidence
-    words = claim_words(claim)
+    read = _Lines(claim_words(claim), evidence_c2 if m1 else evidence)
     latest = {}
     for index, turn in enumerate(turns):
         latest[_signature(turn.cmd)] = index
@@ -151,7 +162,7 @@ def pick_lines(claim, turns, version=CURRENT_MENU):
         non_empty = [i for i, line in enumerate(lines) if line.strip()]
         tail = set(non_empty[-2:])
         for i in _scan_indices(len(lines)):
-            score = _score(lines[i], words, i in tail, patterns)
+            score = read.score(lines[i], i in tail)
             if turn.exit_status and i == len(lines) - 1:
                 score += 5  # the recorded exit status line
             if score * weight >= MIN_SCORE:
@@ -159,16 +170,16 @@ def pick_lines(claim, turns, version=CURRENT_MENU):
     scored.sort(key=lambda item: (-item[0], -item[1], item[2]))
     budget = _Budget(lines_of, *BUDGETS[version])
     if not m1:
-        failures = _failure_lines(turns, lines_of, patterns)
-        for index in _latest_failures(turns, patterns):
-            budget.add(index, failures[index], force=True)
+        ending = _Endings(turns, lines_of, read)
+        for index in ending.latest_failures():
+            budget.add(index, ending.lines(index), force=True)
     for _, index, i in scored:
         if budget.full():
             break
         if m1:
             budget.add(index, [i])
         else:  # a failed turn's line comes with its failure, or not at all
-            budget.add(index, [i] + _failure_lines(turns, lines_of, patterns, index))
+            budget.add(index, [i] + ending.lines(index))
     return {index: sorted(lines) for index, lines in budget.chosen.items()}
 
 
@@ -199,46 +210,50 @@ class _Budget:
         self.chars += size
 
 
-def _failure_lines(turns, lines_of, patterns, only=None):
-    """The lines that say how a failed or unfinished turn ended: its status lines (exit
-    status, still running) and its last failure line; {index: [line indices]}, or the
-    list of one turn's when `only` is given (empty for a turn that ended well)."""
-    def of(index):
-        turn, lines = turns[index], lines_of[index]
-        ending = status_lines(turn)
+class _Endings:
+    """How each turn ended, for menu m2 on: the lines that say how a failed or unfinished
+    turn ended (its status lines and its last failure line), and which turns are the
+    latest run of an operation that ended badly."""
+
+    def __init__(self, turns, lines_of, read):
+        self.turns, self.lines_of, self.read = turns, lines_of, read
+        self._lines = {}
+
+    def ended_badly(self, index):
+        turn = self.turns[index]
+        if turn.exit_status or not turn.finished:
+            return True
+        return not attempts.shows_file(turn) and any(self.read.failing(line)
+                                                     for line in self.lines_of[index])
+
+    def lines(self, index):
+        """The turn's status lines and last failure line; none for a turn that ended well."""
+        if index not in self._lines:
+            self._lines[index] = self._ending(index) if self.ended_badly(index) else []
+        return self._lines[index]
+
+    def _ending(self, index):
+        lines = self.lines_of[index]
+        ending = status_lines(self.turns[index])
         count = len(ending.split("\n")) if ending else 0
         body = range(len(lines) - count - 1, -1, -1)
-        last = next((i for i in body if lines[i].strip() and patterns.failure_spans(lines[i])),
-                    None)
+        last = next((i for i in body if self.read.failing(lines[i])), None)
         return ([] if last is None else [last]) + list(range(len(lines) - count, len(lines)))
 
-    if only is not None:
-        return of(only) if _ended_badly(turns[only], lines_of[only], patterns) else []
-    return {i: of(i) for i in range(len(turns))
-            if _ended_badly(turns[i], lines_of[i], patterns)}
-
-
-def _ended_badly(turn, lines, patterns):
-    if turn.exit_status or not turn.finished:
-        return True
-    return not attempts.shows_file(turn) and any(
-        line.strip() and patterns.failure_spans(line) for line in lines)
-
-
-def _latest_failures(turns, patterns):
-    """The turns that are the latest run of their operation and ended badly, newest first,
-    at most MAX_KEPT_FAILURES."""
-    seen, found = set(), []
-    for index in range(len(turns) - 1, -1, -1):
-        key = tuple(commands.operations(turns[index].cmd))
-        if not key or key in seen:
-            continue
-        seen.add(key)
-        if _ended_badly(turns[index], _lines_of(turns[index]), patterns):
-            found.append(index)
-        if len(found) >= MAX_KEPT_FAILURES:
-            break
-    return found
+    def latest_failures(self):
+        """The turns that are the latest run of their operation and ended badly, newest
+        first, at most MAX_KEPT_FAILURES."""
+        seen, found = set(), []
+        for index in range(len(self.turns) - 1, -1, -1):
+            key = tuple(commands.operations(self.turns[index].cmd))
+            if not key or key in seen:
+                continue
+            seen.add(key)
+            if self.ended_badly(index):
+                found.append(index)
+            if len(found) >= MAX_KEPT_FAILURES:
+                break
+        return found
 
 
 def _lines_of(turn):
