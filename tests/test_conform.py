@@ -4,7 +4,8 @@ import json
 import unittest
 
 from receipt_pair.readers.conform import conforms
-from receipt_pair.readers import answer_schema, lines_schema
+from receipt_pair.legacy.classic_words import lines_schema
+from receipt_pair.readers.classic import answer_schema
 from receipt_pair.check.render import render_turns
 from receipt_pair.logs import Turn
 

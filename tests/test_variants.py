@@ -6,7 +6,8 @@ import unittest
 from receipt_pair.answers import OK
 from receipt_pair.legacy import evidence_c1
 from receipt_pair.check.quote import check_reply
-from receipt_pair.readers import READERS, READER_V1, get_reader, lines_schema
+from receipt_pair.legacy.classic_words import lines_schema
+from receipt_pair.readers import READERS, READER_V1, get_reader
 from receipt_pair.check.render import render_turns
 from receipt_pair.server.request import build_request
 from receipt_pair.logs import Turn

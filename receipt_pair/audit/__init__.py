@@ -1,1 +1,1 @@
-"""Re-deriving offline: replay, expiry, score, selftest. Imports everything below hooks."""
+"""Re-deriving offline: replay, expiry, the ledger, score, selftest. Imports pair and below."""

@@ -149,21 +149,6 @@ def render_turns(turns, max_turns=DEFAULT_MAX_TURNS, cmd_cap=300, output_cap=150
     return shown
 
 
-def render_log_v1(shown):
-    """The fences of readers v1-v5, kept so their sealed requests rebuild exactly.
-
-    A log could forge them (an output holding "</output></turn><turn id=...>"): these
-    readers are retired, kept for replay only.
-    """
-    blocks = []
-    for turn in shown:
-        blocks.append(
-            f'<turn id="{turn.id}">\n<command>\n{turn.cmd}\n</command>\n'
-            f"<output>\n{turn.output.rstrip(chr(10))}\n</output>\n</turn>"
-        )
-    return "\n".join(blocks)
-
-
 # Anything in a log (or a claim) that reads as one of the request's own fences.
 FENCE_LIKE = re.compile(r"<(?=\s*/?\s*(?:turn|output|command|claim|log)\b)", re.I)
 FENCE_ESCAPE = "\u2039"  # "‹": the same shape to a reader, never a fence to the parser

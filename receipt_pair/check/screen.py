@@ -2,12 +2,13 @@
 
 `replay_screen` replays the output's control sequences (see terminal.py); seen.py judges
 the result: what is no longer visible (overwritten, erased, concealed, scrolled out of a
-scroll region, left on the alternate screen) or was never drawn at all. A terminal has a size the log does not record, and the same bytes hide different
-text on different sizes (a long line wraps on a narrow screen; a cursor sent to row 500
-stops at the bottom of a short one), so the output is replayed on several screens, one
-without edges and common real sizes, and a marker hidden on any of them counts (fail
-closed). Text that merely scrolls off the top of the whole screen stays in the scrollback,
-where a person scrolling back sees it: that is not hidden.
+scroll region, left on the alternate screen) or was never drawn at all. A terminal has a
+size the log does not record, and the same bytes hide different text on different sizes (a
+long line wraps on a narrow screen; a cursor sent to row 500 stops at the bottom of a short
+one), so the output is replayed on several screens, one without edges and common real
+sizes, and a marker hidden on any of them counts (fail closed). Text that merely scrolls
+off the top of the whole screen stays in the scrollback, where a person scrolling back sees
+it: that is not hidden.
 
 Work is bounded: a replay that would take too long is itself reported as hidden text, so
 such output can never back a `shown`.

@@ -1,5 +1,8 @@
-"""The command line: `main(argv) -> int` and the parser; each command lives in a cli_*
-module as one small `add_x` (its options) and `_cmd_x` (its I/O) pair.
+"""The command line: parsing and printing only. Imports everything below it.
+
+`main(argv) -> int` and the parser are here; each command lives in a module of this folder
+as one small `add_x` (its options) and `_cmd_x` (its I/O) pair, which parses, calls the
+library and prints.
 
 Every error of the ReceiptPairError family is caught once in `main` and becomes one line on
 stderr and its named exit status. Whatever a command prints goes through `MarkedStream`, the

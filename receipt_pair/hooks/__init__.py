@@ -1,1 +1,1 @@
-"""Where agents stop: claims from a final message, the hook's policy, its session file and records. Imports pair and below."""
+"""Where agents stop: claims, the hook's policy, its session and records. Imports audit and below."""

@@ -1,1 +1,1 @@
-"""What only sealed runs use: the frozen words of checks c1 and c2, and old module names. Imports check."""
+"""What only sealed runs use: frozen words of checks c1, c2 and readers v1-v5. Imports check."""

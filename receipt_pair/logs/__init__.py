@@ -1,4 +1,4 @@
-"""Reading an agent's log into plain turns.
+"""Reading an agent's log into plain turns. Imports store and the top.
 
 A log is a list of turns, oldest first. The format is told from the content, never from
 the file's name: an agent's session file (Claude Code, Codex, Gemini CLI, OpenHands,

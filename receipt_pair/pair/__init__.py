@@ -1,1 +1,1 @@
-"""Asking the two models: one claim, a batch, the gate and its witness. Imports check, store, logs, readers and server."""
+"""Asking the two models: a claim, a batch, the gate. Imports check to server, never above."""

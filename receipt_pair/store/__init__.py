@@ -1,1 +1,1 @@
-"""Records on disk: safe reading, JSON Lines, answers files, receipts, the ledger's format. Imports nothing above check."""
+"""Records on disk: safe reading, answers files, receipts, the ledger. Imports only the top."""
