@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Figures in the README come from sealed files, never from a hand.
+"""Figures in the README and docs/measured.md come from sealed files, never from a hand.
 
-A block in README.md such as
+A block in README.md or docs/measured.md such as
 
     <!-- figures score receipts/run-1/score-v1.json -->
     ...table...
@@ -218,17 +218,23 @@ def update(text):
     return BLOCK.sub(lambda m: m.group(1) + render(m.group("spec")) + m.group(4), text)
 
 
+# The pages whose figure blocks are rendered from sealed files.
+PAGES = ("README.md", os.path.join("docs", "measured.md"))
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    path = os.path.join(ROOT, "README.md")
-    with open(path) as handle:
-        text = handle.read()
-    if argv and argv[0] == "--update":
-        with open(path, "w") as handle:
-            handle.write(update(text))
-        print(f"updated {len(blocks(text))} figure block(s)")
-        return 0
-    stale = [spec for spec, body in blocks(text) if render(spec) != body]
+    stale = []
+    for page in PAGES:
+        path = os.path.join(ROOT, page)
+        with open(path) as handle:
+            text = handle.read()
+        if argv and argv[0] == "--update":
+            with open(path, "w") as handle:
+                handle.write(update(text))
+            print(f"{page}: updated {len(blocks(text))} figure block(s)")
+            continue
+        stale += [f"{page}: {spec}" for spec, body in blocks(text) if render(spec) != body]
     for spec in stale:
         print(f"stale: {spec}")
     return 1 if stale else 0
