@@ -12,7 +12,8 @@ from ..audit.ledger import verify_ledger
 from ..store.ledger import LEDGER_SCHEMA, entry_summary, read_ledger
 from .page import ledger_page, receipt_page
 from ..pair.pins import pin_file_record, pin_from_collection, pin_from_junit
-from ..store.records import RECEIPT_SCHEMAS, utc_now, write_atomic, write_json_atomic
+from ..store.jsonl import write_atomic, write_json_atomic
+from ..store.records import RECEIPT_SCHEMAS, utc_now
 from ..audit.replay import replay_receipt
 from .visible import visible
 

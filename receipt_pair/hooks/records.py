@@ -18,7 +18,8 @@ import time
 
 from ..errors import InputError, ReceiptPairError
 from ..store.files import decode, loads_strict, read_bytes
-from ..store.records import build_receipt, canonical_sha256, utc_now, write_json_atomic
+from ..store.jsonl import write_json_atomic
+from ..store.records import build_receipt, canonical_sha256, utc_now
 from ..server.request import SETTINGS
 
 NOTE_SCHEMA = "receipt-pair/hook-note/1"

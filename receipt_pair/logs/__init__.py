@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ET
 from . import transcripts
 from ..errors import InputError
 from ..store.files import decode, display_name, json_lines, loads_strict, read_bytes, sha256_bytes
+from ..store.jsonl import whole_lines
 from .redact import redact_turns
 from ..turn import Turn, kind_of, turn_from_json  # noqa: F401 (read from here too)
 
@@ -128,26 +129,30 @@ def _parse_json_log(text, name, warnings):
 
 def _parse_json_lines(text, name, warnings):
     turns = []
-    lines = list(json_lines(text))
-    torn = not text.endswith("\n")
-    for number, line in lines:
-        if not line.strip():
-            continue
+    torn = []
+    for number, line in whole_lines(text, _parses, torn):
         where = f"{name} line {number}"
+        line = line.rstrip("\r")
         try:
             value = loads_strict(line)
         except ValueError as exc:
-            if torn and number == len(lines):
-                # The writer was stopped mid-line (a kill, or a session still being written).
-                if warnings is not None:
-                    warnings.append(f"{where}: an unfinished last line was skipped")
-                break
             if isinstance(exc, json.JSONDecodeError):
                 raise InputError(f"{where} column {exc.colno}: not valid JSON: {exc.msg}") \
                     from None
             raise InputError(f"{where}: not valid JSON: {exc}") from None
         turns.append(turn_from_json(value, where))
+    if torn and warnings is not None:
+        # The writer was stopped mid-line (a kill, or a session still being written).
+        warnings.append(f"{name} line {torn[0][0]}: an unfinished last line was skipped")
     return turns
+
+
+def _parses(line):
+    try:
+        loads_strict(line.rstrip("\r"))
+        return True
+    except ValueError:
+        return False
 
 
 # The suite's own counts, checked against the test cases read (outcome each one counts).

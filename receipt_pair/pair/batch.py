@@ -11,7 +11,7 @@ import os
 import time
 from dataclasses import dataclass
 
-from ..store import records
+from ..store import jsonl, records
 from ..server.client import ServerUnreachable
 from ..errors import MismatchError, ServerError
 from ..answers import CHECKED_KEYS, CheckedAnswer
@@ -46,13 +46,13 @@ def prepare_answers_file(path, fd, items_sha256, items_count, items_name, config
     Called with the file open and locked. Refuses a file made for other items or by another
     configuration: its answers would not be answers to these questions.
     """
-    mended = records.mend_last_line(path)
+    mended = jsonl.mend_last_line(path)
     if mended:
         note(f"{path}: " + ("ended a complete last record that had no line break"
                             if mended == "ended" else
                             "cut an unfinished last line left by an interrupted run"))
     if os.path.getsize(path) == 0:
-        records.append_record(fd, records.header_record(items_sha256, items_count,
+        jsonl.append_record(fd, records.header_record(items_sha256, items_count,
                                                         items_name, config), path)
         return {}
     header, rows, _ = records.read_answers(path)
@@ -97,15 +97,15 @@ def run_batch(items, items_sha256, out_path, settings, *, client=None, items_nam
     config = records.run_config(reader, settings.max_turns, settings.model_a,
                                 settings.model_b, dict(settings.extra_a),
                                 dict(settings.extra_b))
-    fd = records.open_append(out_path)
+    fd = jsonl.open_append(out_path)
     try:
-        with records.locked(fd, out_path):
+        with jsonl.locked(fd, out_path):
             done = prepare_answers_file(out_path, fd, items_sha256, len(items), items_name,
                                         config, note)
             run = _Run(out_path, fd, client, reader, settings, progress, note)
             return run.ask_all(items, done, parallel)
     except OSError as exc:  # only the answers file's writes raise it here
-        raise records.cannot_write(out_path, exc, "an answer", kept="the answers already "
+        raise jsonl.cannot_write(out_path, exc, "an answer", kept="the answers already "
                                    "written are kept: run the same command again to "
                                    "resume") from None
     finally:
@@ -148,7 +148,7 @@ class _Run:
                 failures = 0
                 jobs = [(item, arm, model, extra) for item in todo[arm]]
                 for item, answer in _in_flight(question, jobs, parallel):
-                    records.append_record(self.fd, records.answer_row(
+                    jsonl.append_record(self.fd, records.answer_row(
                         item.id, answer, reader, self.settings.max_turns), self.out_path)
                     if arm == "A" and not answer.error:
                         partners[item.id] = answer.checked

@@ -4,7 +4,8 @@ Stop hook keeps its own records (hooks/records.py) in the same receipt format.""
 
 from ..server.request import SETTINGS
 from ..store.ledger import append_receipt
-from ..store.records import build_receipt, write_json_atomic
+from ..store.jsonl import write_json_atomic
+from ..store.records import build_receipt
 
 
 def keep_receipt(result, log_name, log, max_turns, *, save=None, ledger=None, redact=True,

@@ -21,7 +21,8 @@ from ..errors import InputError
 from ..turn import Turn
 from ..store.files import loads_strict, read_bytes
 from .pins import Pin, witness_problem
-from ..store.records import append_record, locked, mend_last_line, open_append, utc_now
+from ..store.jsonl import append_record, locked, mend_last_line, open_append
+from ..store.records import utc_now
 from ..check.testcounts import count_tests
 
 RECORD_SCHEMA = "receipt-pair/record/1"

@@ -27,7 +27,8 @@ from typing import List, Optional
 
 from ..errors import InputError, UsageError
 from .files import loads_strict
-from .records import RECEIPT_SCHEMAS, cannot_write, locked, open_append, record_bytes, utc_now
+from .jsonl import cannot_write, is_record, locked, open_append, record_bytes, split_lines
+from .records import RECEIPT_SCHEMAS, utc_now
 
 LEDGER_SCHEMA = "receipt-pair/ledger/1"
 GENESIS = "0" * 64  # the prev_sha256 of the first entry
@@ -164,13 +165,20 @@ def _number_problem(number, recorded):
 def read_ledger(data):
     """The entries of a ledger's bytes, each with its chain and shape problems.
 
-    A last line without a line break (a write cut short, or a file cut) is an entry whose
-    only problem says it cannot be verified; it is never read as a receipt.
+    A last line without a line break that is not a whole record (a write cut short, or a
+    file cut) is an entry whose only problem says it cannot be verified; it is never read
+    as a receipt (jsonl.py's rule). A blank line is no entry, but keeps its line number,
+    so the entries after it say they are out of place.
     """
-    lines = data.split(b"\n")
-    torn = lines.pop()
+    lines, last = split_lines(data)
+    torn = None
+    if last is not None:
+        if is_record(last[1]):
+            lines.append(last)
+        else:
+            torn = last
     entries, expected = [], GENESIS
-    for number, raw in enumerate(lines, 1):
+    for number, raw in lines:
         entry = Entry(number, line_sha256(raw), None)
         entries.append(entry)
         try:
@@ -193,7 +201,7 @@ def read_ledger(data):
             entry.problems.append("it holds no receipt")
         expected = entry.sha256
     if torn:
-        entries.append(Entry(len(lines) + 1, line_sha256(torn), None, [
+        entries.append(Entry(torn[0], line_sha256(torn[1]), None, [
             "an unfinished last line (a write cut short by a kill, or the file cut): it "
             "cannot be verified, so it is skipped and reported"]))
     return entries

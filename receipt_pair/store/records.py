@@ -1,32 +1,19 @@
 """Versioned records on disk: the answers file of a batch, and the receipt of a check.
 
-Appends are whole lines written by one system call, so an interrupted run leaves at most
-one partial last line, which readers report and skip and a resumed batch cuts off. Files
-that are replaced are written to a temporary file and renamed; only a regular file is ever
-replaced (a device such as /dev/full, a pipe or a folder is refused, never swapped for a
-file). Every record is strict JSON that the readers here read back: a value JSON text
-cannot hold (NaN, Infinity, a lone surrogate) is an error before anything is written, and
-so is every write the system refuses (a full disk, a folder), each one line.
+Both are JSON Lines or JSON written by the rules of jsonl.py (whole lines under a lock,
+a torn last line read or left out the one way, files replaced through a rename, strict
+JSON only); what is here is what the records hold and how they are checked.
 """
 
-import contextlib
 import datetime
 import hashlib
 import json
-import os
-import stat
-import tempfile
-
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None
-    import msvcrt
 
 from .. import __version__
 from ..errors import InputError
 from ..answers import ANSWERS
 from .files import decode, loads_strict, read_bytes
+from .jsonl import is_record, whole_lines
 
 ANSWERS_SCHEMA = "receipt-pair/answers/2"
 # Schema 1 rows had no server, schema_sent or unapplied: their "constrained" said whether
@@ -85,158 +72,20 @@ def answer_row(item_id, answer, reader, max_turns):
     return {key: fields[key] for key in ROW_KEYS}
 
 
-def cannot_write(path, exc, what="", kept=""):
-    """The one-line InputError for a write to `path` the system refused: `what` was being
-    written, `kept` what is kept all the same."""
-    reason = "it is a directory, not a file" if isinstance(exc, IsADirectoryError) else \
-        exc.strerror or str(exc)
-    return InputError(f"{path}: cannot write{' ' + what if what else ''}: {reason}"
-                      + (f"; {kept}" if kept else ""))
-
-
-def record_bytes(value, path, what="the record", indent=None):
-    """`value` as the UTF-8 JSON text of a record, which `files.loads_strict` reads back; an
-    InputError naming `path` and `what` for a value JSON text cannot hold."""
-    try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False,
-                          indent=indent).encode("utf-8")
-    except UnicodeEncodeError:
-        problem = "a lone surrogate, which is not text"
-    except ValueError:  # allow_nan=False: NaN or Infinity
-        problem = "a number that is not finite (NaN or Infinity), which is not JSON"
-    except RecursionError:
-        problem = "values nested too deeply"
-    raise InputError(f"{path}: nothing was written: {what} holds {problem}")
-
-
-def append_record(fd, record, path="the file"):
-    """Append one record as one whole line with a single write; return the line's bytes.
-
-    A record that cannot be written as JSON is an InputError before anything is written; a
-    write the system refuses (a full disk) is an OSError for the caller to name."""
-    line = record_bytes(record, path) + b"\n"
-    written = os.write(fd, line)
-    if written != len(line):  # a regular file takes it all; anything else is an error
-        raise OSError(f"short write ({written} of {len(line)} bytes)")
-    return line
-
-
-def _not_a_file(path, what=""):
-    """The InputError for a `path` that exists and is not a regular file, else None: a
-    record is never written to a folder, a device (/dev/full, /dev/zero) or a pipe, which
-    could not be read back, and never replaces one."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        return cannot_write(path, exc, what)
-    if stat.S_ISREG(mode):
-        return None
-    return cannot_write(path, IsADirectoryError() if stat.S_ISDIR(mode) else OSError(
-        "it is not a regular file (a device or a pipe); give a file name"), what)
-
-
-def open_append(path):
-    """A file descriptor appending to `path` (created if missing); an InputError saying why
-    not (a directory, a device, a folder that does not exist, no permission)."""
-    problem = _not_a_file(path)
-    if problem:
-        raise problem
-    try:
-        return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise cannot_write(path, exc) from None
-
-
-@contextlib.contextmanager
-def locked(fd, path, wait=False):
-    """Hold an exclusive lock on the open file `fd` (two writers never interleave).
-
-    With `wait`, block until the lock is free (two hooks appending to one ledger); without,
-    a file another process holds is an InputError at once (two batch runs on one file would
-    ask every question twice).
-    """
-    if fcntl is not None:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        except BlockingIOError:
-            raise InputError(f"{path}: another receipt-pair process is writing to it; let it "
-                             "finish (or stop it), then run this again") from None
-        try:
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    else:  # Windows: lock the first byte, the same for every writer
-        mode = msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK
-        position = os.lseek(fd, 0, os.SEEK_CUR)
-        os.lseek(fd, 0, os.SEEK_SET)
-        try:
-            msvcrt.locking(fd, mode, 1)
-        except OSError:
-            raise InputError(f"{path}: another receipt-pair process is writing to it") from None
-        finally:
-            os.lseek(fd, position, os.SEEK_SET)
-        try:
-            yield
-        finally:
-            os.lseek(fd, 0, os.SEEK_SET)
-            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-
-
-def mend_last_line(path):
-    """Make a file of records end in a whole line: a complete last record written without its
-    newline gets one; an unfinished one (a write cut by a kill) is cut off. Return what was
-    done ("", "ended", "cut"). A path that cannot be mended (a folder) is an InputError."""
-    try:
-        size = os.path.getsize(path)
-    except OSError:
-        return ""
-    if size == 0:
-        return ""
-    try:
-        return _mend(path)
-    except OSError as exc:
-        raise cannot_write(path, exc) from None
-
-
-def _mend(path):
-    with open(path, "rb+") as handle:
-        handle.seek(-1, os.SEEK_END)
-        if handle.read(1) == b"\n":
-            return ""
-        handle.seek(0)
-        data = handle.read()
-        start = data.rfind(b"\n") + 1
-        try:
-            whole = isinstance(loads_strict(data[start:].decode("utf-8")), dict)
-        except (UnicodeDecodeError, ValueError):
-            whole = False
-        if whole:
-            handle.seek(0, os.SEEK_END)
-            handle.write(b"\n")
-            return "ended"
-        handle.truncate(start)
-    return "cut"
-
-
 def read_answers(path, bad_lines=None):
     """(header or None, answer rows, warnings) from an answers file.
 
-    A partial last line is skipped with a warning; any other line that is not a record is
-    an InputError naming its line, or, when a `bad_lines` list is given, a message added to
-    it (replay reports a corrupted record as a difference, not as a file it cannot read).
+    A torn last line is left out with a warning (jsonl.py's rule); any other line that is
+    not a record is an InputError naming its line, or, when a `bad_lines` list is given, a
+    message added to it (replay reports a corrupted record as a difference, not as a file
+    it cannot read).
     """
-    data = read_bytes(path)
-    warnings = []
-    lines = data.split(b"\n")
-    partial = lines.pop() if lines else b""
-    if partial.strip():
-        warnings.append(f"{path}: skipped an unfinished last line (an interrupted write)")
+    torn = []
+    lines = whole_lines(read_bytes(path), is_record, torn)
+    warnings = [f"{path}: skipped an unfinished last line (an interrupted write)"] if torn \
+        else []
     header, rows = None, []
-    for number, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
+    for number, raw in lines:
         problem = None
         try:
             record = loads_strict(raw.decode("utf-8"))
@@ -286,36 +135,6 @@ def _record_problem(record):
         if not (record.get("error") is None or isinstance(record.get("error"), str)):
             return "an answer's 'error' must be text or null"
     return None
-
-
-def write_atomic(path, data, what):
-    """Replace `path` with `data` (bytes) through a temporary file and a rename; an
-    InputError naming `what` ("the receipt") when it cannot be done, with nothing left
-    behind. Only a regular file (or a new one) is replaced."""
-    problem = _not_a_file(path, what)
-    if problem:
-        raise problem
-    try:
-        fd, temp = tempfile.mkstemp(prefix=".receipt-pair-", dir=os.path.dirname(
-            os.path.abspath(path)))
-    except OSError as exc:
-        raise cannot_write(path, exc, what) from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temp, path)
-    except BaseException as exc:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        if isinstance(exc, OSError):
-            raise cannot_write(path, exc, what) from None
-        raise
-
-
-def write_json_atomic(path, value, what="the record"):
-    """Write `value` as JSON to `path` through a temporary file and a rename (`write_atomic`);
-    a value that cannot be written is an InputError before anything is."""
-    write_atomic(path, record_bytes(value, path, what, indent=2) + b"\n", what)
 
 
 def canonical_sha256(record, leave_out):

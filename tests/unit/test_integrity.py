@@ -8,7 +8,7 @@ import sys
 import threading
 from unittest import mock
 
-from receipt_pair.store import files, records
+from receipt_pair.store import files, jsonl, records
 from receipt_pair.cli import main
 from receipt_pair.check.probes import DISGUISED, HIDING
 
@@ -170,9 +170,9 @@ class Durability(TempDirTest):
     def test_a_second_batch_on_one_file_stops(self):
         items = self.write("items.jsonl", make_items(2))
         out = self.path("answers.jsonl")
-        fd = records.open_append(out)
+        fd = jsonl.open_append(out)
         try:
-            with records.locked(fd, out), FakeServer() as fake:
+            with jsonl.locked(fd, out), FakeServer() as fake:
                 status, _, err = run_cli("batch", items, "--out", out, "--base-url",
                                          fake.base_url, "--model-a", "qa", "--model-b", "qb")
                 self.assertEqual(fake.chats(), [])
@@ -535,14 +535,14 @@ class StrictRecords(TempDirTest):
                 self.assertEqual(os.path.getsize(ledger), 0)
                 target = self.write("r.json", "kept\n")
                 with self.assertRaises(InputError):
-                    records.write_json_atomic(target, {"x": [bad]})
+                    jsonl.write_json_atomic(target, {"x": [bad]})
                 with open(target) as handle:
                     self.assertEqual(handle.read(), "kept\n")
                 self.assertEqual(sorted(os.listdir(self.dir)), ["ledger.jsonl", "r.json"])
-                fd = records.open_append(ledger)
+                fd = jsonl.open_append(ledger)
                 try:
                     with self.assertRaises(InputError):
-                        records.append_record(fd, {"x": bad})
+                        jsonl.append_record(fd, {"x": bad})
                 finally:
                     os.close(fd)
                 self.assertEqual(os.path.getsize(ledger), 0)

@@ -2,7 +2,9 @@
 
 import hashlib
 import json
+import os
 import sys
+import unittest
 
 from receipt_pair.logs import read_log
 from receipt_pair.pair.witness import record_turn
@@ -71,3 +73,33 @@ class Record(TempDirTest):
         status, out, _ = run_cli("record", "--log", log, "--", sys.executable, "-c",
                                  "import sys; sys.exit(5)")
         self.assertEqual(status, 5)
+
+
+class OneRuleForATornLastLine(unittest.TestCase):
+    """Every reader of JSON Lines takes a whole last record written without its line break
+    and leaves out a torn one, the same way (store/jsonl.py)."""
+
+    def test_every_reader_agrees(self):
+        import tempfile
+
+        from receipt_pair.logs import parse_log
+        from receipt_pair.store.ledger import read_ledger
+        from receipt_pair.store.records import read_answers
+
+        whole = '{"cmd": "a", "output": "x"}\n{"cmd": "b", "output": "y"}'
+        torn = '{"cmd": "a", "output": "x"}\n{"cmd": "b", "outp'
+        self.assertEqual(len(parse_log(whole.encode(), "log", "turns", [])), 2)
+        warnings = []
+        self.assertEqual(len(parse_log(torn.encode(), "log", "turns", warnings)), 1)
+        self.assertEqual(len(warnings), 1)
+        header = ('{"schema": "receipt-pair/answers/2", "kind": "items", "items_sha256": "x", '
+                  '"items_count": 1, "models": {"A": "a", "B": "b"}, "extra": {"A": {}, "B": {}}}')
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
+            handle.write(header)  # a whole record with no line break after it
+        try:
+            self.assertIsNotNone(read_answers(handle.name)[0])
+        finally:
+            os.unlink(handle.name)
+        entries = read_ledger(b'{"schema": "receipt-pair/ledger/1", "entry": 1')
+        self.assertEqual(len(entries), 1)
+        self.assertIn("unfinished last line", entries[0].problems[0])

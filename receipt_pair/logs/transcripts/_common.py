@@ -11,6 +11,7 @@ import shlex
 
 from ...errors import InputError
 from ...store.files import loads_strict
+from ...store.jsonl import whole_lines
 from ...turn import EDIT, VIEW, Turn  # noqa: F401 (EDIT and VIEW are read from here)
 
 # Content nested deeper than this is refused rather than walked: real session files nest a
@@ -72,18 +73,17 @@ def json_lines(text, name):
     A last line with no newline after it that does not parse is a line still being written,
     and is left out; any other bad line, or a line that is not an object, is an error.
     """
-    lines = text.split("\n")  # not splitlines(): U+2028 may sit raw inside a JSON string
     records = []
-    for number, line in enumerate(lines, 1):
+    # A last line still being written (the agent is appending) is left out: jsonl.py's rule.
+    def whole(last):
+        return not is_missing(try_loads(last.rstrip("\r")))
+
+    for number, line in whole_lines(text, whole):
         line = line.rstrip("\r")
-        if not line.strip():
-            continue
         where = f"{name} line {number}"
         try:
             value = _decode(line)
         except _BadJSON as bad:
-            if number == len(lines) and not text.endswith("\n"):
-                continue  # half-written: the agent is still appending to this file
             place = f" column {bad.column}" if bad.column else ""
             raise InputError(f"{where}{place}: {bad.message}") from None
         if not isinstance(value, dict):
