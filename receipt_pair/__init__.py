@@ -18,17 +18,20 @@ _PUBLIC = {
     "read_log": "logs", "Turn": "turn",
     # many claims: items, answers, scores
     "read_items": "logs.items", "run_batch": "pair.batch", "read_answers": "store.records",
-    "score": "audit.score",
+    "score": "audit.score", "ARMS": "audit.score", "MEASURES": "audit.score",
     # offline: replay, receipts, the ledger, expiry
     "replay_answers": "audit.replay", "replay_receipt": "audit.replay",
     "append_receipt": "store.ledger", "read_ledger": "store.ledger",
     "verify_ledger": "audit.ledger", "judge_receipt": "audit.expiry",
     # readers, claims, the self-test
-    "get_reader": "readers", "READERS": "readers", "split_claims": "hooks.claims",
+    "get_reader": "readers", "READERS": "readers", "unpack_replies": "readers",
+    "split_claims": "hooks.claims",
+    # a model server, and the sha256 that pins what a model was asked
+    "Client": "server.client", "request_digest": "server.request",
     "run_probes": "audit.selftest",
     # the errors, each a ReceiptPairError whose message is the line a user reads
     "ReceiptPairError": "errors", "UsageError": "errors", "InputError": "errors",
-    "ServerError": "errors", "ModelCallFailed": "errors",
+    "ServerError": "errors", "ModelCallFailed": "errors", "main": "cli",
 }
 __all__ = ["__version__", *_PUBLIC]
 

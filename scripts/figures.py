@@ -27,7 +27,7 @@ import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from receipt_pair.audit.score import ARMS  # noqa: E402  (after the path is set)
+from receipt_pair import ARMS  # noqa: E402  (after the path is set)
 BLOCK = re.compile(r"(<!-- figures (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /figures -->)", re.S)
 MEASURES = [("right", "right"), ("false_shown", "false shown"),
             ("true_shown_kept", "true shown kept"), ("correct_not_shown", "correct not shown"),

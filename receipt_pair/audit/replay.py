@@ -21,10 +21,9 @@ from ..check.testcounts import count_tests
 from ..turn import turn_from_json
 from ..readers import get_reader
 from ..store.records import ANSWERS_SCHEMAS, RECEIPT_SCHEMAS, canonical_sha256
-from ..pair.ask import request_digest
 from ..check.quote import parse_reply
 from ..readers import unpack_replies
-from ..server.request import SETTINGS, sha256_text, unapplied_settings
+from ..server.request import SETTINGS, request_digest, sha256_text, unapplied_settings
 from ..check.rules import RULES, combine
 from ..server.servers import get_kind
 

@@ -16,7 +16,7 @@ from ..readers.confidence import verdict_probabilities
 from ..readers.conform import conforms
 from ..check.quote import parse_reply
 from ..readers import pack_replies
-from ..server.request import canonical_json, request_sha256, sha256_text, unapplied_settings
+from ..server.request import request_digest, sha256_text, unapplied_settings
 from ..server.transport import _text_ok
 
 
@@ -75,13 +75,6 @@ class SchemaMemory:
     def refuse(self, model):
         with self._lock:
             self._refused.add(model)
-
-
-def request_digest(bodies):
-    """The sha256 that pins what was asked: of the one body, or of the list of them."""
-    if len(bodies) == 1:
-        return request_sha256(bodies[0][1])
-    return sha256_text(canonical_json([body for _, body in bodies]))
 
 
 def ask(client, reader, claim, shown, arm, model, extra=None, schema_memory=None,

@@ -134,3 +134,10 @@ def sha256_text(text):
 
 def request_sha256(body):
     return sha256_text(canonical_json(body))
+
+
+def request_digest(bodies):
+    """The sha256 that pins what was asked: of the one body, or of the list of them."""
+    if len(bodies) == 1:
+        return request_sha256(bodies[0][1])
+    return sha256_text(canonical_json([body for _, body in bodies]))
