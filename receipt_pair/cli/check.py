@@ -14,6 +14,7 @@ from ..errors import ReceiptPairError, UsageError
 from ..audit.expiry import INVALID, VALID, judge_receipt
 from ..store.files import display_name, read_bytes
 from ..logs import LogRead
+from ..logs.redact import redact_turns
 from ..pair.pins import Pin, read_pin
 from ..check.testcounts import describe
 from ..readers import get_reader, unpack_replies
@@ -225,7 +226,9 @@ def _cmd_gate(args):
     try:
         if args.witness:
             witness = record_turn(args.log, test, echo=sys.stderr, note=_note, pin=pin)
-            log = LogRead([witness.turn], witness.record_sha256)
+            turns, count = redact_turns([witness.turn]) if not args.no_redact \
+                else ([witness.turn], 0)
+            log = LogRead(turns, witness.record_sha256, count)
             if pin is not None:
                 _note(_pin_line(witness))
         else:
@@ -244,7 +247,7 @@ def _cmd_gate(args):
                              witness_problem=witness.problem if witness else None)
     # Kept before the action runs: a receipt that cannot be kept stops the action.
     keep_receipt(args, result, display_name(args.log), log,
-                 witness.receipt_note() if witness else None, made_by="gate",
+                 witness.receipt_note(not args.no_redact) if witness else None, made_by="gate",
                  gate={"program": action[0], "runs": decision.runs,
                        "status": decision.status, "dry_run": args.dry_run})
     if result.failed:  # one model failed: whatever the rule, nothing runs

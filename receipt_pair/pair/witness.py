@@ -24,8 +24,27 @@ from .pins import Pin, witness_problem
 from ..store.jsonl import append_record, locked, mend_last_line, open_append
 from ..store.records import utc_now
 from ..check.testcounts import count_tests
+from ..logs.redact import redact
 
 RECORD_SCHEMA = "receipt-pair/record/1"
+
+
+def redact_record(record):
+    """(a witness record with credentials in its command, argv and output replaced, how
+    many were replaced)."""
+    out, total = dict(record), 0
+    for key in ("cmd", "output"):
+        if isinstance(out.get(key), str):
+            out[key], count = redact(out[key])
+            total += count
+    if isinstance(out.get("argv"), list):
+        argv = []
+        for word in out["argv"]:
+            word, count = redact(word) if isinstance(word, str) else (word, 0)
+            argv.append(word)
+            total += count
+        out["argv"] = argv
+    return out, total
 
 
 @dataclass
@@ -50,13 +69,19 @@ class Witness:
         return witness_problem(self.turn.exit_status, self.pin,
                                self.counts if self.pin else None)
 
-    def receipt_note(self):
+    def receipt_note(self, redact=True):
         """The witness block of a receipt: the record itself (so its sha256 can be derived
-        again), what it says on its own, and with a pin, the counts read and the shortfall."""
+        again), what it says on its own, and with a pin, the counts read and the shortfall.
+
+        With `redact`, credentials in the record's command and output are replaced as in any
+        log the models see (logs/redact.py); the block then says how many, and its sha256
+        is checked against the witness log rather than derived from the block."""
         status = self.turn.exit_status
+        record, count = (redact_record(self.record) if redact else (self.record, 0))
         note = {
-            "record": self.record,
+            "record": record,
             "record_sha256": self.record_sha256,
+            "record_redactions": count,
             "problem": self.problem,
             "reading": (f"the recorded command exited with status {status}: the claim about "
                         "this run cannot be shown, whatever the models say" if status else

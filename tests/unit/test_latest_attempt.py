@@ -6,6 +6,7 @@ honest receipt must stay possible."""
 
 import json
 import os
+import sys
 
 from receipt_pair.answers import CONTRADICTED, SHOWN, CheckedAnswer
 from receipt_pair.readers.menu import MAX_LINES, labelled_lines, pick_lines
@@ -236,3 +237,31 @@ class RedactionShapes(GateTest):
                      "   4f1c2d9..8a7b6e5  main -> main", "PWD=/home/user/project"):
             with self.subTest(text=text):
                 self.assertEqual(redact(text), (text, 0))
+
+
+class WitnessSecrets(GateTest):
+    claim = "the tests pass"
+    TOKEN = "ghp_" + "z9Y8x7W6v5" * 4
+
+    def test_a_witness_run_keeps_no_token_in_its_receipt(self):
+        script = self.write("run_tests.py", f"print('GITHUB_TOKEN={self.TOKEN}')\n"
+                                            "print('3 passed in 0.01s')\n")
+        witness, saved = self.path("witness.jsonl"), self.path("receipt.json")
+        reply = answer("shown", "T1", "3 passed in 0.01s")
+        with FakeServer() as fake:
+            fake.script("qa", reply)
+            fake.script("qb", reply)
+            status, out, err = run_cli("gate", "--claim", self.claim, "--witness", "--log",
+                                       witness, "--save", saved, "--reader", "v6",
+                                       "--base-url", fake.base_url, "--model-a", "qa",
+                                       "--model-b", "qb", "--", sys.executable, script, "--",
+                                       *self.action)
+            sent = json.dumps(fake.chats())
+        self.assertEqual(status, 0, out + err)
+        self.assertNotIn(self.TOKEN, sent)
+        with open(saved) as handle:
+            text = handle.read()
+        self.assertNotIn(self.TOKEN, text)
+        self.assertEqual(json.loads(text)["witness"]["record_redactions"], 1)
+        self.assertEqual(run_cli("replay", "--receipt", saved)[0], 0)
+        self.assertEqual(run_cli("verify", "--receipt", saved, "--log", witness)[0], 0)
