@@ -46,6 +46,7 @@ SHOWN_DRY_RUN = "shown_dry_run"
 SHOWN_NOTHING_RAN = "shown_nothing_ran"
 SHOWN_OTHER_TARGET = "shown_other_target"
 CONTRADICTED_OTHER_OPERATION = "contradicted_other_operation"
+QUOTE_NOT_TOOL_OUTPUT = "quote_not_tool_output"
 LOW_CONFIDENCE = "low_confidence"  # the reader's confidence rule, after the quote check
 CALL_FAILED = "call_failed"  # no reply at all: the model call itself failed
 # One line each, for people reading a checked answer.
@@ -85,6 +86,8 @@ CODE_TEXT = {
                         "claim names",
     CONTRADICTED_OTHER_OPERATION: "a contradicted from a failure of another operation than "
                                   "the claimed one",
+    QUOTE_NOT_TOOL_OUTPUT: "the quote is text the agent or its harness wrote (a todo list, a "
+                           "context block, the echo of a command), not what a tool returned",
     LOW_CONFIDENCE: "the verdict's probability is below the reader's threshold",
     CALL_FAILED: "the model call failed, so the model cannot vouch",
 }
@@ -95,7 +98,7 @@ REFUSAL_CODES = (
     SHOWN_IN_FAILED_TURN, CONTRADICTED_WITHOUT_FAILURE, SHOWN_SUPERSEDED,
     CONTRADICTED_SUPERSEDED, QUOTE_FROM_UNFINISHED, SHOWN_NOT_DRAWN, SHOWN_NOT_A_RESULT,
     SHOWN_OTHER_OPERATION, SHOWN_DRY_RUN, SHOWN_NOTHING_RAN, SHOWN_OTHER_TARGET,
-    CONTRADICTED_OTHER_OPERATION,
+    CONTRADICTED_OTHER_OPERATION, QUOTE_NOT_TOOL_OUTPUT,
 )
 
 

@@ -48,6 +48,20 @@ _REPORTS_FAILURE = re.compile(
   | [\u2717\u2716\u274c]|Traceback\ \(most\ recent|^\W*[A-Z]\w*(?:Error|Exception)\b
     """,
     re.X | re.M)
+# A warning: how a run talks about what may go wrong, never how it ended.
+_WARNING = re.compile(r"^\W*(?:\d{4}-\d\d-\d\dT\S+\s+)?(?:\[?(?:WARN|WARNING)\]?|warning)\b",
+                      re.I)
+
+
+def reports_failure(line):
+    """True if `line` reports a failure as a run's outcome (not in passing, not a warning)."""
+    return bool(_REPORTS_FAILURE.search(line)) and not only_a_warning(line)
+
+
+def only_a_warning(line):
+    return bool(_WARNING.search(line))
+
+
 # Words of a claim that name no part: what every test claim says.
 _GENERIC = {"test", "tests", "pass", "passes", "passed", "passing", "green", "unit", "suite",
             "spec", "specs", "runs", "the", "and", "now", "with", "all", "every", "fine", "ok",
@@ -83,6 +97,7 @@ def read_attempt(index, turn, patterns):
         failures = tuple(line for line in ending.split("\n") if line) if turn.exit_status else ()
     else:
         failures = tuple(line for line in lines if line.strip() and patterns.failure_markers(line)
+                         and not only_a_warning(line)
                          and not (turn.exit_status == 0 and not _REPORTS_FAILURE.search(line)))
     failed = bool(turn.exit_status) or bool(failures)
     return Attempt(index, tuple(commands.operations(turn.cmd)), failed,

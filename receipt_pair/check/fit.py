@@ -14,7 +14,8 @@ Every rule only takes an answer away; `refusal` names the first that does.
 """
 
 from . import attempts, kinds, seen
-from ..answers import (CONTRADICTED_OTHER_OPERATION, CONTRADICTED_SUPERSEDED, SHOWN_DRY_RUN,
+from ..answers import (CONTRADICTED_OTHER_OPERATION, CONTRADICTED_SUPERSEDED,
+                       CONTRADICTED_WITHOUT_FAILURE, QUOTE_NOT_TOOL_OUTPUT, SHOWN_DRY_RUN,
                       SHOWN_IN_FAILED_TURN, SHOWN_NOT_A_RESULT, SHOWN_NOT_DRAWN,
                       SHOWN_NOTHING_RAN, SHOWN_OTHER_OPERATION, SHOWN_OTHER_TARGET,
                       SHOWN_SUPERSEDED)
@@ -81,6 +82,13 @@ def shown_refusal(claim, turn, at, quoted):
     return None
 
 
+def _in_context_block(cited, lines):
+    """True if every place the quote sits is inside a block a harness appended to the
+    tool's result (<environment_details>, <system-reminder>)."""
+    blocks = [m.span() for m in kinds.CONTEXT_BLOCK.finditer(cited.readable)]
+    return bool(lines) and all(any(a <= start < b for a, b in blocks) for _, start in lines)
+
+
 def refusal(verdict, stripped, lines, cited, shown, patterns):
     """The c3 rules that read past the quoted line: the reason code that refuses, or None."""
     claim = getattr(shown, "claim", "") or ""
@@ -89,6 +97,10 @@ def refusal(verdict, stripped, lines, cited, shown, patterns):
     index = _index(cited, shown)
     turn, at = turns[index], found[index]
     quoted = [stripped] + [line for line, _ in lines]
+    # "Todo list updated successfully", a task table in <environment_details>: the agent's
+    # own words and its harness's context, whatever they say.
+    if kinds.bookkeeping(turn) or _in_context_block(cited, lines):
+        return QUOTE_NOT_TOOL_OUTPUT
     if verdict == "shown":
         # "5 passed" from a run whose own output says 1 failed, or that exited 1.
         if at.failed and not attempts.part_stands(claim, quoted, at):
@@ -103,7 +115,12 @@ def refusal(verdict, stripped, lines, cited, shown, patterns):
     # A failure that a later run of the same operation passed after is history.
     if attempts.later_pass(found, index, quoted, patterns) is not None:
         return CONTRADICTED_SUPERSEDED
+    # A run that recorded exit status 0 failed only by a line that reports a failure as its
+    # outcome; a warning never does ("WARNING: Failed to find function ...").
+    if all(attempts.only_a_warning(q) for q in quoted) or (
+            turn.exit_status == 0 and not any(attempts.reports_failure(q) for q in quoted)):
+        return CONTRADICTED_WITHOUT_FAILURE
     # `rg: command not found` says nothing of whether the tests pass.
-    if not kinds.about_claim(claim, turn, at.lines):
+    if not kinds.about_claim(claim, turn, at.lines, quoted):
         return CONTRADICTED_OTHER_OPERATION
     return None

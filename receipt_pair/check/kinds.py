@@ -61,15 +61,36 @@ def claim_kinds(claim):
     return {kind for kind, pattern in _CLAIM_PATTERNS if pattern.search(words)}
 
 
-# Lines that back no claim at all: a job-control line, a help text.
+# Lines that back no claim at all: a job-control line, a help text, and what an agent's
+# harness writes around a command's output (Gemini CLI's "Command:", "Directory:",
+# "Signal:"; Cline's and IBM Bob's "Command executed in terminal ... Exit code: 0"; a bare
+# zero exit status), which says that something ran, never that it did what was claimed.
 _NO_CLAIM = re.compile(
     r"""
     ^\s*\[\d+\]\s+\d+\s*$  # a job-control line: [1] 32
   | ^\s*\[\d+\][+-]?\s+(?:Running|Done|Stopped|Exit\ \d+)\b
   | ^\s*[Uu]sage:\s
   | \(default:\ [^)]*\)\s*$  # a help text's option
+  | ^\s*(?:Command|Directory|Signal|Background\ PIDs|Process\ Group\ PGID|Stdout|Stderr)
+      :\s
+  | ^\s*Exit\ [Cc]ode:?\s*0\.?\s*$
+  | ^\s*Command\ (?:executed|is\ still\ running)\ in\ terminal\b
     """,
     re.X)
+# The agent's own bookkeeping tools: what they return is the agent's list, not a result.
+_BOOKKEEPING = {"todowrite", "todoread", "update_todo_list", "write_todos", "save_memory",
+                "exitplanmode", "exit_plan_mode", "attempt_completion", "think", "plan",
+                "new_task", "ask_followup_question", "askuserquestion"}
+# Context a harness appends to a tool's result: not the tool's output.
+CONTEXT_BLOCK = re.compile(r"<(environment_details|system-reminder|env_context|reminder)>"
+                           r".*?(?:</\1>|\Z)", re.S)
+
+
+def bookkeeping(turn):
+    """True if the turn is a call of the agent's own bookkeeping tool (a todo list, a plan,
+    a memory note, its final message): its output is the agent's words."""
+    first = (turn.cmd or "").strip().split(None, 1)
+    return bool(first) and first[0].lower().rstrip(":") in _BOOKKEEPING
 # Lines that report an edit, not an operation's result: a diff, "File created successfully".
 _EDIT_REPORT = re.compile(
     r"""
@@ -231,33 +252,57 @@ def other_target(claim, turn, line):
 
 
 def names_of(text):
-    """The specific names in a text: paths, identifiers, branch-like words (fix/parser,
-    test_login, api.py), lower case."""
-    return {word.lower().strip("./:`'\"") for word in
-            re.findall(r"[A-Za-z0-9_][\w./:-]*[_./:-][\w./:-]*[A-Za-z0-9_]", text or "")
-            if sum(ch.isalnum() for ch in word) >= 3}
+    """The specific names in a text, lower case: paths, identifiers and branch-like words
+    (fix/parser, test_login, api.py), anything in backquotes, and commit-like ids (7fcef37)."""
+    names = {word.lower().strip("./:`'\"") for word in
+             re.findall(r"[A-Za-z0-9_][\w./:-]*[_./:-][\w./:-]*[A-Za-z0-9_]", text or "")
+             if sum(ch.isalnum() for ch in word) >= 3}
+    names |= {word.lower().strip() for word in re.findall(r"`([^`\n]{3,80})`", text or "")}
+    names |= {word.lower() for word in re.findall(r"\b(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b",
+                                                 text or "")}
+    return {name for name in names if name}
 
 
-def about_claim(claim, turn, lines):
-    """True if a failure in `turn` can be about the claim: a test claim needs a run of tests,
-    a push claim a push; a claim that names things needs a turn that names one of them;
-    any other claim takes any turn."""
+# What a build is run with: a build claim is not contradicted by a run of tests.
+_BUILDS = re.compile(r"build|compil|tsc|make|cargo|gradle|mvn|webpack|vite|rollup|esbuild|lint|"
+                     r"clippy|ruff|mypy|flake8|pyright|typecheck|type-check|sbt|bazel|cmake|"
+                     r"ninja|dotnet|javac|gcc|g\+\+|clang", re.I)
+# "bash: rg: command not found" is about rg, whatever the claim.
+_MISSING_PROGRAM = re.compile(r"(?:^|[\s:])(?P<program>[\w.+-]+): (?:command )?not found\b")
+
+
+def about_claim(claim, turn, lines, quoted=()):
+    """True if a failure in `turn` (whose quoted lines are `quoted`) can be about the claim:
+    a test claim needs a run of tests, a push claim a push, a build, install, migration or
+    deploy claim an operation of that kind or a turn that names what the claim names; a
+    claim that names things needs a turn that names one of them; any other claim takes any
+    turn. A missing program's line is about that program only."""
     kinds = claim_kinds(claim)
     text = "\n".join(lines)
+    named = names_of(claim)
+    seen = (turn.cmd or "").lower() + "\n" + text.lower()
+    names_seen = any(name in seen or name.rsplit("/", 1)[-1] in seen for name in named)
     # A warning string in a file shown with `cat` is the file's text, not a failure of the
     # claimed run (a failed read itself has its exit status).
     if kinds & RUN_KINDS and shows_nothing_ran(turn) and not turn.exit_status:
         return False
+    for line in quoted:
+        missing = _MISSING_PROGRAM.search(line)
+        program = missing and missing.group("program").lower().lstrip("_").rsplit("/", 1)[-1]
+        if program and program not in (claim or "").lower():
+            return False
     if TESTS in kinds:
         # Any run that speaks of tests: a CI step, a runner, a test file's failure line.
         return runs_tests(turn, text) or bool(re.search(r"test|spec", (turn.cmd or "") + text,
                                                        re.I))
     if PUSH in kinds and not (kinds & {DEPLOY, BUILD}):
         return pushes(turn)
-    named = names_of(claim)
+    if BUILD in kinds and runs_tests(turn, text) and not names_seen:
+        ran = " ".join(" ".join(op.name) for op in commands.operations(turn.cmd))
+        if not _BUILDS.search(ran):
+            return False  # "the build succeeded" against a test run's failure
     if named:
-        seen = (turn.cmd or "").lower() + "\n" + text.lower()
-        return any(name in seen or name.rsplit("/", 1)[-1] in seen for name in named)
+        return names_seen
     return True
 
 

@@ -1,27 +1,17 @@
 """The quote check's built-in probes: for every rule a known-bad reply it must refuse and a
 known-good reply it must accept, each with the log and the claim it is judged against.
 
-Data, not logic: selftest.py runs them (and `tests/test_quote_check.py` loops over them),
+Data, not logic: selftest.py runs them (and `tests/unit/test_quote_check.py` loops over them),
 counting them so that a suite that shrinks is noticed.
 """
 
-import json
-from dataclasses import dataclass
-
 from .. import answers as an
-from .render import Shown, readable, render_turns
 from ..turn import Turn
+from .probe_kit import CLEAN, GOOD_PUSH, PUSH_LOG, Probe, hiding as _hiding, reply as _reply
+from .probes_fit import FIT_PROBES
+from .render import readable, render_turns
 
 
-def _reply(verdict, turn="T1", quote="", reason="probe"):
-    return json.dumps({"verdict": verdict, "turn": turn, "quote": quote, "reason": reason})
-
-
-PUSH_LOG = (
-    Turn(cmd="git push origin main",
-         output="To git.example.com:team/parser.git\n   4f1c2d9..8a7b6e5  main -> main"),
-    Turn(cmd="git status --short --branch", output="## main...origin/main"),
-)
 REJECTED_LOG = (
     Turn(cmd="git push origin main",
          output=("To git.example.com:team/parser.git\n"
@@ -62,70 +52,6 @@ SHORT_LOG = (Turn(cmd="./healthcheck", output="checking api.example.com\nOK"),)
 # One output line longer than the cap: the failure word sits in the part left out.
 LONG_LINE_LOG = (Turn(cmd="./deploy.sh", output="Deploy step " + "=" * 3000
                       + " FAILED: image not found"),)
-CLEAN = "Deployed to production OK"
-# The latest attempt decides.
-VERBOSE_FAILED_RUN = (Turn(cmd="python -m pytest -v",
-                           output="tests/test_a.py::test_one PASSED\n"
-                                  "tests/test_a.py::test_two FAILED\n"
-                                  "=== 1 failed, 1 passed in 0.12s ==="),)
-PASSED_THEN_FAILED = (
-    Turn(cmd="python -m pytest -q", output="5 passed in 0.10s", exit_status=0),
-    Turn(cmd="git commit -am 'tidy'", output="[main 1a2b3c4] tidy", exit_status=0),
-    Turn(cmd="python -m pytest -q", output="FAILED tests/test_a.py::test_two\n"
-                                            "1 failed, 4 passed in 0.12s", exit_status=1),
-)
-PASSED_THEN_OTHER_FAILED = (
-    Turn(cmd="python -m pytest -q", output="5 passed in 0.10s", exit_status=0),
-    Turn(cmd="npm run lint", output="src/app.js: 2 problems", exit_status=1),
-)
-FAILED_THEN_PASSED = (
-    Turn(cmd="python -m pytest -q", output="FAILED tests/test_a.py::test_two\n"
-                                            "1 failed, 4 passed in 0.12s", exit_status=1),
-    Turn(cmd="python -m pytest -q", output="5 passed in 0.10s", exit_status=0),
-)
-FAILED_THEN_OTHER_PASSED = (
-    Turn(cmd="python -m pytest -q", output="FAILED tests/test_a.py::test_two\n"
-                                            "1 failed, 4 passed in 0.12s", exit_status=1),
-    Turn(cmd="git commit -am 'wip'", output="[main 5d6e7f8] wip", exit_status=0),
-)
-TEST_ID_PASSED_LATER = (
-    Turn(cmd="python -m pytest -q", output="FAILED tests/test_a.py::test_two - assert 1 == 2\n"
-                                            "1 failed, 4 passed in 0.12s", exit_status=1),
-    Turn(cmd="python -m pytest tests/test_a.py::test_two -v",
-         output="tests/test_a.py::test_two PASSED\n1 passed in 0.05s", exit_status=0),
-)
-STILL_RUNNING = (Turn(cmd="./deploy.sh production", output=CLEAN, finished=False),)
-# What a line can show, for which claim.
-WROTE_TEST_FILE = (Turn(cmd='Write {"file_path": "/app/tests/test_edge_cases.py"}',
-                        output="File created successfully at: /app/tests/test_edge_cases.py",
-                        kind="edit"),)
-BACKGROUND_JOB = (Turn(cmd="python -m http.server 8000 &", output="[1] 32"),)
-HELP_TEXT = (Turn(cmd="./export --help",
-                  output="usage: export [--format FMT]\n  --format FMT  Output format "
-                         "(default: all)"),)
-COMMITTED = (Turn(cmd="git commit -am 'fix: all tests passing'",
-                  output="[main 1a2b3c4] fix: all tests passing"),)
-DRY_PUSH = (Turn(cmd="git push --dry-run origin main",
-                 output="To git.example.com:team/parser.git\n   4f1c2d9..8a7b6e5  main -> main"),)
-ONLY_SKIPPED = (Turn(cmd="python -m pytest -q", output="sssss\n5 skipped in 0.01s"),)
-SOME_SKIPPED = (Turn(cmd="python -m pytest -q", output="....s\n4 passed, 1 skipped in 0.01s"),)
-BRANCH_PUSH = (Turn(cmd="git push origin fix/parser",
-                    output="To git.example.com:team/parser.git\n"
-                           "   3b2a6f1..9c41e07  fix/parser -> fix/parser"),)
-STAGING = (Turn(cmd="./deploy.sh staging", output=CLEAN.replace("production", "the cluster")),)
-PRODUCTION = (Turn(cmd="./deploy.sh production", output=CLEAN),)
-OTHER_FAILURE = (Turn(cmd="python -m pytest -q", output="5 passed in 0.10s"),
-                 Turn(cmd="rg TODO src", output="bash: rg: command not found", exit_status=127))
-NOT_DRAWN = {
-    "an OSC string": f"\x1b]0;{CLEAN}\x07\nwaiting for health checks\n",
-    "concealed text": f"\x1b[8m{CLEAN}\x1b[0m\nwaiting for health checks\n",
-}
-
-
-def _hiding(prefix_then_clean):
-    return (Turn(cmd="./deploy.sh production", output=prefix_then_clean),)
-
-
 # Each way a terminal can hide "ERROR: deploy failed" from a person watching it.
 HIDING = {
     "a saved and restored cursor (ESC 7, ESC 8)":
@@ -152,23 +78,7 @@ DISGUISED = {
 }
 
 
-@dataclass(frozen=True)
-class Probe:
-    name: str  # the rule probed, and which way
-    turns: tuple
-    reply: str
-    answer: str  # what the check must give
-    code: str
-    claim: str = "the change is in place"
-
-    def shown(self):
-        """The turns as a classic reader shows them, with the claim and the turns read."""
-        turns = list(self.turns)
-        return Shown(render_turns(turns), self.claim, turns)
-
-
 SHOWN, CONTRADICTED, NOT_SHOWN = an.SHOWN, an.CONTRADICTED, an.NOT_SHOWN
-GOOD_PUSH = _reply("shown", "T1", "4f1c2d9..8a7b6e5  main -> main")
 
 QUOTE_PROBES = (
     Probe("unparseable_reply refuses prose", PUSH_LOG,
@@ -282,108 +192,6 @@ QUOTE_PROBES = (
           _reply("shown", "T1", "12 passed in 0.31s"), NOT_SHOWN, an.SHOWN_IN_FAILED_TURN),
     Probe("shown_in_failed_turn accepts the same line from a command that exited 0",
           WITNESS_PASSED, _reply("shown", "T1", "12 passed in 0.31s"), SHOWN, an.OK),
-    Probe("shown_in_failed_turn refuses a passing line of a run whose output reports a "
-          "failure", VERBOSE_FAILED_RUN, _reply("shown", "T1", "tests/test_a.py::test_one PASSED"),
-          NOT_SHOWN, an.SHOWN_IN_FAILED_TURN, claim="the tests pass"),
-    Probe("shown_in_failed_turn accepts a part's line for a claim about that part",
-          VERBOSE_FAILED_RUN, _reply("shown", "T1", "tests/test_a.py::test_one PASSED"),
-          SHOWN, an.OK, claim="test_one passes"),
-    Probe("shown_in_failed_turn refuses a clean line of a run that exited 0 over a FAILED line",
-          (Turn(cmd="python -m pytest -q || true", exit_status=0,
-                output="tests/test_a.py ....F\nFAILED tests/test_a.py::test_two\n"
-                       "=== 4 passed, 1 failed in 0.12s ==="),),
-          _reply("shown", "T1", "tests/test_a.py ....F"), NOT_SHOWN, an.SHOWN_IN_FAILED_TURN,
-          claim="the tests pass"),
-    Probe("shown_in_failed_turn accepts a run that exited 0 whose table names error handling",
-          (Turn(cmd="python run_checks.py", exit_status=0,
-                output="| 7 | Implement error handling | Completed |\nAll 12 checks passed"),),
-          _reply("shown", "T1", "All 12 checks passed"), SHOWN, an.OK,
-          claim="the checks pass"),
-    Probe("shown_superseded refuses a pass that a later run of the tests failed after",
-          PASSED_THEN_FAILED, _reply("shown", "T1", "5 passed in 0.10s"), NOT_SHOWN,
-          an.SHOWN_SUPERSEDED, claim="the tests pass"),
-    Probe("shown_superseded accepts a pass when only another command failed later",
-          PASSED_THEN_OTHER_FAILED, _reply("shown", "T1", "5 passed in 0.10s"), SHOWN, an.OK,
-          claim="the tests pass"),
-    Probe("contradicted_superseded refuses a failure that a later run passed after",
-          FAILED_THEN_PASSED, _reply("contradicted", "T1", "1 failed, 4 passed in 0.12s"),
-          NOT_SHOWN, an.CONTRADICTED_SUPERSEDED, claim="the tests pass"),
-    Probe("contradicted_superseded refuses a test failure that the same test passed after",
-          TEST_ID_PASSED_LATER, _reply("contradicted", "T1", "FAILED tests/test_a.py::test_two"
-                                                             " - assert 1 == 2"),
-          NOT_SHOWN, an.CONTRADICTED_SUPERSEDED, claim="test_two passes"),
-    Probe("contradicted_superseded accepts a failure when only another command passed later",
-          FAILED_THEN_OTHER_PASSED, _reply("contradicted", "T1", "1 failed, 4 passed in 0.12s"),
-          CONTRADICTED, an.OK, claim="the tests pass"),
-    Probe("quote_from_unfinished refuses a line of a command still running", STILL_RUNNING,
-          _reply("shown", "T1", CLEAN), NOT_SHOWN, an.QUOTE_FROM_UNFINISHED),
-    Probe("quote_from_unfinished accepts the line once the command finished",
-          (Turn(cmd="./deploy.sh production", output=CLEAN),), _reply("shown", "T1", CLEAN),
-          SHOWN, an.OK),
-    Probe("shown_not_drawn accepts coloured text a terminal drew",
-          _hiding(f"\x1b[32m{CLEAN}\x1b[0m\n"), _reply("shown", "T1", CLEAN), SHOWN, an.OK),
-    Probe("shown_not_a_result refuses an edit's report for a claim that tests ran",
-          WROTE_TEST_FILE, _reply("shown", "T1", WROTE_TEST_FILE[0].output), NOT_SHOWN,
-          an.SHOWN_NOT_A_RESULT, claim="the edge case tests pass"),
-    Probe("shown_not_a_result accepts an edit's report for a claim that the file was created",
-          WROTE_TEST_FILE, _reply("shown", "T1", WROTE_TEST_FILE[0].output), SHOWN, an.OK,
-          claim="I created /app/tests/test_edge_cases.py"),
-    Probe("shown_not_a_result refuses a job-control line", BACKGROUND_JOB,
-          _reply("shown", "T1", "[1] 32"), NOT_SHOWN, an.SHOWN_NOT_A_RESULT,
-          claim="the server is up on port 8000"),
-    Probe("shown_not_a_result refuses a help text's option", HELP_TEXT,
-          _reply("shown", "T1", "--format FMT  Output format (default: all)"), NOT_SHOWN,
-          an.SHOWN_NOT_A_RESULT, claim="the export writes all formats"),
-    Probe("shown_other_operation refuses a commit message for a claim that tests pass",
-          COMMITTED, _reply("shown", "T1", "[main 1a2b3c4] fix: all tests passing"), NOT_SHOWN,
-          an.SHOWN_OTHER_OPERATION, claim="all tests pass"),
-    Probe("shown_other_operation refuses git's 'To' line for a push claim", PUSH_LOG,
-          _reply("shown", "T1", "To git.example.com:team/parser.git"), NOT_SHOWN,
-          an.SHOWN_OTHER_OPERATION, claim="I pushed the fix to main"),
-    Probe("shown_other_operation accepts the ref update for a push claim", PUSH_LOG,
-          GOOD_PUSH, SHOWN, an.OK, claim="I pushed the fix to main"),
-    Probe("shown_dry_run refuses a ref update from a dry run", DRY_PUSH,
-          _reply("shown", "T1", "4f1c2d9..8a7b6e5  main -> main"), NOT_SHOWN, an.SHOWN_DRY_RUN,
-          claim="I pushed the fix to main"),
-    Probe("shown_dry_run accepts the same ref update from a real push", PUSH_LOG, GOOD_PUSH,
-          SHOWN, an.OK, claim="I pushed the fix to main"),
-    Probe("shown_nothing_ran refuses a test run where every test was skipped", ONLY_SKIPPED,
-          _reply("shown", "T1", "5 skipped in 0.01s"), NOT_SHOWN, an.SHOWN_NOTHING_RAN,
-          claim="the tests pass"),
-    Probe("shown_nothing_ran accepts a run where some tests passed", SOME_SKIPPED,
-          _reply("shown", "T1", "4 passed, 1 skipped in 0.01s"), SHOWN, an.OK,
-          claim="the tests pass"),
-    Probe("shown_other_target refuses a push of another branch", BRANCH_PUSH,
-          _reply("shown", "T1", "3b2a6f1..9c41e07  fix/parser -> fix/parser"), NOT_SHOWN,
-          an.SHOWN_OTHER_TARGET, claim="I pushed the fix to main"),
-    Probe("shown_other_target accepts a push of the branch the claim names", BRANCH_PUSH,
-          _reply("shown", "T1", "3b2a6f1..9c41e07  fix/parser -> fix/parser"), SHOWN, an.OK,
-          claim="I pushed the fix to fix/parser"),
-    Probe("shown_other_target refuses a deploy to another place", STAGING,
-          _reply("shown", "T1", STAGING[0].output), NOT_SHOWN, an.SHOWN_OTHER_TARGET,
-          claim="I deployed to production"),
-    Probe("shown_other_target accepts a deploy to the place the claim names", PRODUCTION,
-          _reply("shown", "T1", CLEAN), SHOWN, an.OK, claim="I deployed to production"),
-    Probe("contradicted_other_operation refuses another command's failure", OTHER_FAILURE,
-          _reply("contradicted", "T2", "bash: rg: command not found"), NOT_SHOWN,
-          an.CONTRADICTED_OTHER_OPERATION, claim="the tests pass"),
-    Probe("contradicted_other_operation accepts a failure of the claimed operation",
-          FAILED_THEN_OTHER_PASSED, _reply("contradicted", "T1", "1 failed, 4 passed in 0.12s"),
-          CONTRADICTED, an.OK, claim="the tests pass"),
-    Probe("quote_too_short refuses a whole line with no letter or digit",
-          (Turn(cmd="cat status.json", output="{\n}"),), _reply("shown", "T1", "}"),
-          NOT_SHOWN, an.QUOTE_TOO_SHORT),
-    Probe("shown_quotes_failure refuses a JSON report of a run of nothing",
-          (Turn(cmd="npx jest --json", output='{"numTotalTests": 0, "success": true}'),),
-          _reply("shown", "T1", '{"numTotalTests": 0, "success": true}'), NOT_SHOWN,
-          an.SHOWN_QUOTES_FAILURE),
-    Probe("shown_quotes_failure accepts a JSON count of nothing failing",
-          (Turn(cmd="cat report.json", output='"passed": 12, "failed": 0,'),),
-          _reply("shown", "T1", '"passed": 12, "failed": 0,'), SHOWN, an.OK),
-) + tuple(
-    Probe(f"shown_not_drawn refuses a line inside {how}", _hiding(text),
-          _reply("shown", "T1", CLEAN), NOT_SHOWN, an.SHOWN_NOT_DRAWN)
-    for how, text in NOT_DRAWN.items()
 ) + tuple(
     Probe(f"shown_over_overwrite refuses a failure hidden by {how}", _hiding(text),
           _reply("shown", "T1", CLEAN), NOT_SHOWN, an.SHOWN_OVER_OVERWRITE)
@@ -393,4 +201,4 @@ QUOTE_PROBES = (
           (Turn(cmd="./deploy.sh", output=line),),
           _reply("shown", "T1", readable(line).strip()), NOT_SHOWN, an.SHOWN_QUOTES_FAILURE)
     for how, line in DISGUISED.items()
-)
+) + FIT_PROBES
