@@ -16,7 +16,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
-from receipt_pair import get_reader, read_answers, read_items, unpack_replies  # noqa: E402
+from receipt_pair import (get_reader, read_answers, read_items, request_digest,  # noqa: E402
+                          unpack_replies)
+from receipt_pair.server.servers import get_kind  # noqa: E402
 
 
 def main():
@@ -27,12 +29,18 @@ def main():
     by_id = {item.id: item for item in items}
     header, rows, _ = read_answers(answers)
     reader = get_reader(header["reader"], replay=True).judged_by("c3", header.get("menu"))
-    shown = {}
+    shown, moved = {}, []
     lines = [json.dumps(header)]
     for row in sorted(rows, key=lambda r: r["_line"]):
         item = by_id[row["id"]]
         if item.id not in shown:
             shown[item.id] = reader.render(list(item.turns), header["max_turns"], item.claim)
+        if not row.get("error") and not reader.partner:
+            # The same request today, or the labels may name other lines than were shown.
+            bodies = reader.bodies(item.claim, shown[item.id], row["model"], row["extra"],
+                                   row["schema_sent"], get_kind(row["server"]))
+            if request_digest(bodies) != row["request_sha256"]:
+                moved.append(f"{item.id}/{row['arm']}")
         if not row.get("error"):
             checked = reader.judge(unpack_replies(reader, row["reply"]), shown[item.id])
             row = dict(row, **{k: getattr(checked, k) for k in ("verdict", "turn", "quote",
@@ -41,6 +49,9 @@ def main():
         lines.append(json.dumps(row, ensure_ascii=False))
     with open(out, "w", encoding="utf-8") as handle:
         handle.write("\n".join(lines) + "\n")
+    if moved:
+        print(f"rejudge: {len(moved)} request(s) differ from what was asked (the menu moved): "
+              + ", ".join(moved[:10]), file=sys.stderr)
 
 
 if __name__ == "__main__":
