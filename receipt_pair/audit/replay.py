@@ -9,23 +9,17 @@ deciding quotes and the gate's decision are all derived again. Anything malforme
 difference, never a traceback. Each function returns a list of differences, one line each.
 """
 
-import hashlib
-import json
-
-from ..pair import gate as gating
 from ..answers import CALL_FAILED, NOT_SHOWN, failed_call
-from ..readers.conform import conforms
-from ..errors import InputError, UsageError
-from ..pair.pins import pin_from_record, witness_problem
-from ..check.testcounts import count_tests
-from ..turn import turn_from_json
-from ..readers import get_reader
-from ..store.records import ANSWERS_SCHEMAS, RECEIPT_SCHEMAS, canonical_sha256
 from ..check.quote import parse_reply
-from ..readers import unpack_replies
-from ..server.request import SETTINGS, request_digest, sha256_text, unapplied_settings
 from ..check.rules import RULES, combine
+from ..errors import InputError, UsageError
+from ..readers import get_reader, unpack_replies
+from ..readers.conform import conforms
+from ..server.request import SETTINGS, request_digest, sha256_text, unapplied_settings
 from ..server.servers import get_kind
+from ..store.records import ANSWERS_SCHEMAS, RECEIPT_SCHEMAS, canonical_sha256
+from ..turn import turn_from_json
+from .witnessed import gate_problems, witness_problems
 
 _COMPARED = ("answer", "code", "verdict", "turn", "quote", "reason")
 ARMS = ("A", "B")
@@ -238,62 +232,6 @@ def _receipt_shape(receipt):
     return next((message for ok, message in checks if not ok), None)
 
 
-def _witness_problems(receipt, turns):
-    """Differences between a receipt's witness block and the turn it claims to record."""
-    witness = receipt.get("witness")
-    if witness is None:
-        return []
-    if not isinstance(witness, dict):
-        return ["the witness block must be an object"]
-    if receipt["schema"] == RECEIPT_SCHEMAS[0]:  # schema 1 kept the record's fields only
-        return _witness_problems_v1(receipt, witness, turns)
-    if not isinstance(witness.get("record"), dict):
-        return ["the witness block must hold the record it pins"]
-    record = witness["record"]
-    problems = []
-    line = json.dumps(record, ensure_ascii=False)
-    # A record whose credentials were redacted cannot give the sha256 of the line as it
-    # was written: that one is checked against the witness log itself (expiry, --log).
-    if not witness.get("record_redactions") and hashlib.sha256(
-            line.encode("utf-8", "surrogatepass")).hexdigest() != witness.get("record_sha256"):
-        problems.append("the witness record's sha256 differs: the record was changed")
-    if witness.get("record_sha256") != receipt["log"].get("sha256"):
-        problems.append("the witness record is not the log this receipt was made from")
-    if len(turns) != 1 or (turns[0].cmd, turns[0].output, turns[0].exit_status) != (
-            record.get("cmd"), record.get("output"), record.get("exit_status")):
-        problems.append("the turn checked is not the witness record's command, output and "
-                        "exit status")
-    return problems + _witness_reading_problems(witness, record)
-
-
-def _witness_reading_problems(witness, record):
-    """The witness block's problem, counts and shortfall, derived again from the record and
-    the pin: an edited count cannot let a short run through."""
-    pin = None
-    if "pin" in witness:
-        try:
-            pin = pin_from_record(witness["pin"], "the witness block's pin")
-        except InputError as exc:
-            return [str(exc)]
-    output = record.get("output")
-    counts = count_tests(output) if pin and isinstance(output, str) else None
-    problems = []
-    expected = witness_problem(record.get("exit_status"), pin, counts)
-    if witness.get("problem") != expected:
-        problems.append(f"the witness problem recorded {witness.get('problem')!r} is not what "
-                        f"the record gives ({expected!r})")
-    if pin is not None:
-        recorded = witness.get("counts")
-        if isinstance(recorded, dict) and "expected_failures" not in recorded:
-            # Written before expected failures were counted apart: none were, if it matches.
-            recorded = dict(recorded, expected_failures=0)
-        if recorded != (counts and counts.to_dict()):
-            problems.append("the test counts recorded are not what the record's output reports")
-        if witness.get("shortfall") != pin.shortfall(counts):
-            problems.append("the shortfall recorded is not what the pin and the counts give")
-    return problems
-
-
 _LATER_FIELDS = ("receipt_sha256", "made_by", "gate")
 _LATER_MODEL_FIELDS = ("schema_sent", "server", "unapplied", "verdict_probabilities",
                        "confidence")
@@ -309,37 +247,6 @@ def _later_fields(receipt):
            for m in receipt.get("models") or []):
         found.append("the models' later fields")
     return found
-
-
-def _witness_problems_v1(receipt, witness, turns):
-    problems = []
-    if witness.get("record_sha256") != receipt["log"].get("sha256"):
-        problems.append("the witness record is not the log this receipt was made from")
-    if len(turns) != 1 or (turns[0].cmd, turns[0].exit_status) != (
-            witness.get("cmd"), witness.get("exit_status")):
-        problems.append("the turn checked is not the witness record's command and exit status")
-    return problems
-
-
-def _gate_problems(receipt, pair_answer, all_answered):
-    """Differences between a gate receipt's recorded decision and what its answer decides."""
-    gate = receipt.get("gate")
-    if receipt.get("made_by") != "gate" and gate is None:
-        return []
-    if not isinstance(gate, dict):
-        return ["a gate receipt must hold the gate's decision"]
-    problems = []
-    if receipt.get("rule") not in gating.GATE_RULES:
-        problems.append(f"the gate takes only {', '.join(gating.GATE_RULES)}; this receipt "
-                        f"says {receipt.get('rule')!r}")
-    witness = receipt.get("witness") if isinstance(receipt.get("witness"), dict) else {}
-    decision = gating.decide(pair_answer, all_answered, [str(gate.get("program"))],
-                             bool(gate.get("dry_run")), witness.get("problem"))
-    if (gate.get("runs"), gate.get("status")) != (decision.runs, decision.status):
-        problems.append(f"the gate's decision recorded (runs {gate.get('runs')!r}, status "
-                        f"{gate.get('status')!r}) is not what the answer decides (runs "
-                        f"{decision.runs}, status {decision.status})")
-    return problems
 
 
 def reads(reader, turns, max_turns):
@@ -384,7 +291,11 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
     if log_turns is not None and not isinstance(receipt.get("witness"), dict) and \
             list(reads(reader, log_turns, max_turns)) != list(reads(reader, turns, max_turns)):
         differences.append("the log's turns differ from the turns in the receipt")
-    shown = reader.render(turns, max_turns, receipt["claim"])
+    menu_claims = receipt.get("menu_claims")
+    if menu_claims is not None and not (isinstance(menu_claims, list) and all(
+            isinstance(c, str) for c in menu_claims)):
+        return differences + ["the receipt's menu_claims must be a list of text"]
+    shown = reader.render(turns, max_turns, receipt["claim"], menu_claims)
     rendered = [{"id": t.id, "cmd": t.cmd, "output": t.output} for t in shown]
     if rendered != receipt.get("shown"):
         differences.append("the turns as the models saw them differ from the receipt's")
@@ -393,7 +304,7 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
         differences.append("the recorded failures differ from the exit statuses of the turns")
     if current and receipt.get("settings") != SETTINGS:
         differences.append("the receipt's settings are not the fixed settings")
-    differences += _witness_problems(receipt, turns)
+    differences += witness_problems(receipt, turns)
     checked = {}
     for entry in sorted(models, key=lambda m: m["arm"]):
         arm = entry["arm"]
@@ -415,5 +326,5 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
     if [q.to_dict() for q in pair.quotes] != receipt.get("quotes"):
         differences.append("the deciding quotes differ from the receipt's")
     all_answered = not any(entry.get("error") for entry in models)
-    differences += _gate_problems(receipt, pair.answer, all_answered)
+    differences += gate_problems(receipt, pair.answer, all_answered)
     return differences

@@ -38,10 +38,13 @@ class Shown(list):
     the claim and every turn the reader read, for the rules that look past the cited turn
     (the latest attempt decides)."""
 
-    def __init__(self, shown=(), claim="", turns=None):
+    def __init__(self, shown=(), claim="", turns=None, menu_claims=None):
         super().__init__(shown)
         self.claim = claim
         self.turns = tuple(turns) if turns is not None else None
+        # The claims a menu's lines were picked for, when they are a stop's claims and not
+        # this claim alone (a receipt keeps them, so the menu re-derives).
+        self.menu_claims = list(menu_claims) if menu_claims else None
 
 
 def cut_middle(text, cap):

@@ -12,9 +12,9 @@ from ..legacy.classic_words import (INSTRUCTIONS_V1, INSTRUCTIONS_V2, INSTRUCTIO
 from .base import VOCABULARIES, Reader  # noqa: F401 (the names readers are used by)
 from .classic import INSTRUCTIONS_V6, ClassicReader
 from .labelled import LabelledReader
-from .menu_words import (INSTRUCTIONS_E1, INSTRUCTIONS_E2, INSTRUCTIONS_F1,
+from .menu_words import (INSTRUCTIONS_E1, INSTRUCTIONS_E2, INSTRUCTIONS_F1, INSTRUCTIONS_F2,
                          INSTRUCTIONS_N1_FAILURE, INSTRUCTIONS_N1_SUCCESS, INSTRUCTIONS_R1,
-                         line_first_schema, line_schema)
+                         line_first_schema, line_schema, short_reason_schema)
 from .narrow import NarrowReader, Question, pack_replies, unpack_replies  # noqa: F401
 
 _RETIRED = ("its request fences could be forged from inside a log, and its quote check "
@@ -62,6 +62,12 @@ READERS = {
                          description="facts: lines and the facts plain code read of each "
                                      "turn (operation, later runs, exit status, test counts, "
                                      "pushed refs); A and B asked the same question apart"),
+    "f2": LabelledReader("f2", INSTRUCTIONS_F2, schema=short_reason_schema, logprobs=True,
+                         menu_version="m3", sealed_check="c3", sealed_menu="m3",
+                         log_first=True,
+                         description="f1 asked log first and claim last, with a shorter "
+                                     "reason: the claims of one stop share one menu and "
+                                     "everything before the claim"),
 }
 READER_V1 = READERS["v1"]
 # The default is the winner of the latest sealed choice (receipts/run-3-structure/choice.json:

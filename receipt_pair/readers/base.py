@@ -66,7 +66,7 @@ class Reader:
     def fingerprint(self):
         return hashlib.sha256(self.instructions.encode("utf-8")).hexdigest()
 
-    def render(self, turns, max_turns=DEFAULT_MAX_TURNS, claim=""):
+    def render(self, turns, max_turns=DEFAULT_MAX_TURNS, claim="", menu_claims=None):
         """The turns as the models see them (a render.Shown)."""
         raise NotImplementedError
 

@@ -68,7 +68,7 @@ class ClassicReader(Reader):
     cmd_cap: int = 300
     output_cap: int = 1500
 
-    def render(self, turns, max_turns=DEFAULT_MAX_TURNS, claim=""):
+    def render(self, turns, max_turns=DEFAULT_MAX_TURNS, claim="", menu_claims=None):
         turns = list(turns)
         return Shown(render_turns(turns, max_turns, self.cmd_cap, self.output_cap), claim,
                      turns[-max_turns:])

@@ -22,16 +22,20 @@ class LabelledReader(Reader):
 
     schema: Callable = verdict_line_schema
     menu: bool = True
+    log_first: bool = False  # the log before the claim (f2: a stop's claims share a prefix)
 
-    def render(self, turns, max_turns=DEFAULT_MAX_TURNS, claim=""):
-        """Lines picked from the whole log, and the last `max_turns` commands besides."""
+    def render(self, turns, max_turns=DEFAULT_MAX_TURNS, claim="", menu_claims=None):
+        """Lines picked from the whole log, and the last `max_turns` commands besides. The
+        lines are picked for the claim, or, when the claims of one stop are asked about
+        together, for all of them (`menu_claims`): then every claim is shown the same log."""
         turns = list(turns)
-        return Shown(render_menu_turns(claim, turns, max_turns, self.menu_version), claim,
-                     turns)
+        picked_for = " ".join(menu_claims) if menu_claims else claim
+        return Shown(render_menu_turns(picked_for, turns, max_turns, self.menu_version), claim,
+                     turns, menu_claims)
 
     def messages(self, claim, shown, partner=None):
         return menu_messages(self.instructions, claim, shown,
-                             partner if self.partner else None)
+                             partner if self.partner else None, self.log_first)
 
     def check_reply(self, reply_text, shown):
         return super().check_reply(resolve_line(reply_text, shown), shown)

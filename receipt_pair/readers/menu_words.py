@@ -106,6 +106,16 @@ Reply with one JSON object: {{"verdict": "shown" | "contradicted" | "not_shown",
 "line": "L<n>" or null, "reason": "one short sentence"}}. "line" is the label of the line \
 that decides; null for not_shown."""
 
+# f2: f1's question, asked with the log first and the claim last (so that the claims of one
+# stop share everything up to the claim, which a server's prompt cache can reuse), and a
+# shorter reason (fewer tokens to generate per claim).
+INSTRUCTIONS_F2 = INSTRUCTIONS_F1.replace(
+    "You check an AI agent's claim of finished work against the agent's own log.",
+    "You check an AI agent's claim of finished work against the agent's own log. The log "
+    "comes first; the claim to check is at the end.").replace(
+    '"reason": "one short sentence"}', '"reason": "a few words"}')
+REASON_MAX_F2 = 80
+
 # A log that writes "<facts>" must not pass for the facts plain code read.
 _FACT_FENCE = re.compile(r"<(?=\s*/?\s*facts\b)", re.I)
 
@@ -201,8 +211,11 @@ def _claim_line(claim):
     return unfence(" ".join(claim.split()))
 
 
-def menu_messages(instructions, claim, shown, partner=None):
-    user = f"Claim: {_claim_line(claim)}\n\nLog:\n{render_menu_log(shown)}"
+def menu_messages(instructions, claim, shown, partner=None, log_first=False):
+    if log_first:
+        user = f"Log:\n{render_menu_log(shown)}\n\nClaim: {_claim_line(claim)}"
+    else:
+        user = f"Claim: {_claim_line(claim)}\n\nLog:\n{render_menu_log(shown)}"
     hint = partner_hint(partner, shown)
     if hint:
         user += "\n\n" + hint
@@ -227,9 +240,9 @@ def _labels(shown):
     return [label for label, _, _ in labelled_lines(shown)]
 
 
-def verdict_line_schema(shown):
+def verdict_line_schema(shown, reason_max=REASON_MAX):
     """{"verdict", "line", "reason"}: a label with shown/contradicted, null with not_shown."""
-    reason = {"type": "string", "maxLength": REASON_MAX}
+    reason = {"type": "string", "maxLength": reason_max}
     branches = []
     labels = _labels(shown)
     if labels:
@@ -308,3 +321,8 @@ def decide_narrow(success, failure, shown):
     reason = "the later of the two lines decides" if other else "only this question found a line"
     return CheckedAnswer(deciding.verdict, deciding.turn, deciding.quote, reason,
                          deciding.answer, deciding.code, deciding.line)
+
+
+def short_reason_schema(shown):
+    """f2's reply: e1's shape with a shorter reason."""
+    return verdict_line_schema(shown, REASON_MAX_F2)

@@ -179,6 +179,9 @@ def build_receipt(result, log_name, log_sha256, max_turns, settings, witness=Non
         "recorded_failures": [{"turn": t.id, "exit_status": t.exit_status}
                               for t in result.shown if t.exit_status],
     }
+    if getattr(result.shown, "menu_claims", None):
+        # The menu was picked for a stop's claims together: replay picks it the same way.
+        receipt["menu_claims"] = list(result.shown.menu_claims)
     if witness is not None:
         receipt["witness"] = witness
     if gate is not None:

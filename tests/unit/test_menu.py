@@ -237,3 +237,18 @@ class Facts(unittest.TestCase):
         text = reader.messages("deployed", reader.render(turns, 6, "deployed"))[1]["content"]
         self.assertEqual(text.count("<facts>"), 1)
         self.assertIn("\u2039facts>tests: 9 passed", text)
+
+
+class SharedMenu(unittest.TestCase):
+    def test_f2_asks_log_first_and_a_stop_shares_one_menu(self):
+        reader = get_reader("f2")
+        turns = [Turn("python -m pytest -q", "5 passed in 0.1s", 0),
+                 Turn("git push origin main", "To o\n   1a2b3c4..5d6e7f8  main -> main", 0)]
+        claims = ["the tests pass", "I pushed to main"]
+        first = reader.messages(claims[0], reader.render(turns, 6, claims[0], claims))
+        second = reader.messages(claims[1], reader.render(turns, 6, claims[1], claims))
+        self.assertTrue(first[1]["content"].endswith("Claim: the tests pass"))
+        # everything up to the claim is the same, for a server's prompt cache to reuse
+        prefix = first[1]["content"][:first[1]["content"].rindex("Claim:")]
+        self.assertTrue(second[1]["content"].startswith(prefix))
+        self.assertEqual(first[0], second[0])
