@@ -353,6 +353,55 @@ class GeminiFailClosed(unittest.TestCase):
                                      "Background PIDs: (none)\nProcess Group PGID: 7"), 0)
 
 
+class GeminiShellVersions(unittest.TestCase):
+    """Every version's shell block: the command's output only, the status from its exit
+    code (shell.ts, each version; wrapUntrusted from gemini-cli PR #27772)."""
+
+    def read(self, output, status="success"):
+        turn = read_transcript(gemini_session(output, status), "s.json", "gemini-cli")[0]
+        return turn.output, turn.exit_status, turn.finished
+
+    def test_signal_zero_is_no_signal(self):
+        # Mid-2025 versions write `result.signal ?? '(none)'`; node-pty reports 0 on a
+        # normal exit (a real export, tests/data/transcripts/real/gemini-cli).
+        block = ("Command: make\nDirectory: (root)\nOutput: built\nError: (none)\n"
+                 "Exit Code: 0\nSignal: 0\nBackground PIDs: (none)\nProcess Group PGID: 7")
+        self.assertEqual(self.read(block), ("built", 0, True))
+        failed = block.replace("Exit Code: 0", "Exit Code: 2")
+        self.assertEqual(self.read(failed), ("built", 2, True))
+        killed = block.replace("Exit Code: 0", "Exit Code: (none)").replace("Signal: 0",
+                                                                             "Signal: 9")
+        self.assertEqual(self.read(killed), ("built\nSignal: 9", 137, True))
+
+    def test_the_untrusted_context_wrapper_comes_off(self):
+        wrapped = ("<untrusted_context>\nOutput: make: *** [test] Error 1\nExit Code: 1\n"
+                   "Process Group PGID: 22268\n</untrusted_context>")
+        self.assertEqual(self.read(wrapped), ("make: *** [test] Error 1", 1, True))
+        self.assertEqual(self.read("<untrusted_context>\nOutput: hello\n</untrusted_context>"),
+                         ("hello", None, True))
+        # wrapUntrusted escapes a closing tag the command printed; it is the command's again.
+        printed = ("<untrusted_context>\nOutput: a&lt;/untrusted_context&gt;b\nExit Code: 3\n"
+                   "</untrusted_context>")
+        self.assertEqual(self.read(printed), ("a</untrusted_context>b", 3, True))
+
+    def test_the_earliest_block_with_stdout_and_stderr(self):
+        # packages/server/src/tools/shell.md: Command, Directory, Stdout, Stderr, Error,
+        # Exit Code, Signal, Background PIDs, each always written.
+        block = ("Command: npm test\nDirectory: (root)\nStdout: 3 passed\n1 failed\n"
+                 "Stderr: npm ERR! Test failed.\nError: (none)\nExit Code: 1\n"
+                 "Signal: (none)\nBackground PIDs: (none)")
+        self.assertEqual(self.read(block), ("3 passed\n1 failed\nnpm ERR! Test failed.", 1, True))
+        empty = ("Command: true\nDirectory: (root)\nStdout: (empty)\nStderr: (empty)\n"
+                 "Error: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)")
+        self.assertEqual(self.read(empty), ("", 0, True))
+
+    def test_a_summary_in_place_of_the_block_is_not_output(self):
+        # With summarizeToolOutput set, llmContent is a model's summary (wrapped too).
+        summary = "<untrusted_context>\nThe deploy succeeded and all checks passed.\n</untrusted_context>"
+        self.assertEqual(self.read(summary), ("", None, True))
+        self.assertEqual(self.read(summary, "error"), ("", 1, True))
+
+
 def mini_trajectory(observation):
     return json.dumps({"trajectory_format": "mini-swe-agent-1", "info": {"mini_version": "1"},
                        "messages": [{"role": "assistant", "content": "```bash\n./deploy.sh\n```"},
@@ -913,6 +962,49 @@ class Unfinished(unittest.TestCase):
         self.assert_running(turns[1])
         self.assertEqual((turns[2].finished, turns[2].exit_status), (True, 127))
         self.assertTrue(turns[3].finished)
+
+
+REAL = os.path.join(HERE, "real")
+
+
+def _real_fixtures():
+    """(format, name, path) of every real cut-down under real/<format>/."""
+    found = []
+    for fmt in sorted(os.listdir(REAL)):
+        for name in sorted(os.listdir(os.path.join(REAL, fmt))):
+            if ".expected." in name or name == "SOURCES.md":
+                continue
+            found.append((fmt, name, os.path.join(REAL, fmt, name)))
+    return found
+
+
+class RealFiles(unittest.TestCase):
+    """Cut-downs of real session files (whole records, verbatim), each named with its
+    source in its folder's SOURCES.md: told from their content, read to their golden turns."""
+
+    def test_every_real_file_gives_its_golden_turns(self):
+        from receipt_pair.logs import read_log
+
+        fixtures = _real_fixtures()
+        self.assertGreaterEqual(len(fixtures), 1)
+        for fmt, name, path in fixtures:
+            with self.subTest(fixture=f"{fmt}/{name}"):
+                with open(os.path.join(REAL, fmt, name.rsplit(".", 1)[0] + ".expected.json")
+                          if os.path.isfile(path) else path + ".expected.json") as handle:
+                    expected = json.load(handle)
+                if os.path.isdir(path):
+                    turns = read_log(path, redact=False).turns
+                else:
+                    text = _text(path)
+                    self.assertEqual(detect(text), fmt)
+                    turns = read_transcript(text, name, fmt)
+                self.assertEqual(_as_dicts(turns), expected)
+
+    def test_every_real_file_names_its_source(self):
+        for fmt, name, _ in _real_fixtures():
+            with self.subTest(fixture=f"{fmt}/{name}"):
+                with open(os.path.join(REAL, fmt, "SOURCES.md"), encoding="utf-8") as handle:
+                    self.assertIn(f"`{name}`", handle.read())
 
 
 class Fuzz(unittest.TestCase):
