@@ -428,16 +428,18 @@ class MiniSweAgentFailClosed(unittest.TestCase):
         self.assertIn("ERROR: in tail", output)
         self.assertTrue(output.startswith("<output>Deployed OK</output>\n"), output)
 
-    def test_a_command_killed_on_its_timeout_has_a_failed_status(self):
+    def test_a_command_that_timed_out_is_unfinished(self):
+        # Docker environments kill only the `docker exec` client: the command may run on.
         timeout = ("The last command <command>./deploy.sh</command> timed out and has been "
                    "killed.\nThe output of the command was:\n<output>\nDeployed OK\n{}</output>\n"
                    "Please try another command and make sure to avoid those requiring "
                    "interactive input.")
         for printed in ("", "<returncode>0</returncode>\n"):
             with self.subTest(printed=printed):
-                output, status = self.read(timeout.format(printed))
-                self.assertEqual(status, 124)
-                self.assertIn("Deployed OK", output)
+                turn = read_transcript(mini_trajectory(timeout.format(printed)), "r.traj.json",
+                                       "mini-swe-agent")[0]
+                self.assertEqual((turn.finished, turn.exit_status), (False, None))
+                self.assertEqual(turn.output, "Deployed OK\n" + printed)
         printed = "<command>x</command> timed out\n"
         self.assertEqual(self.read(f"<returncode>0</returncode>\n<output>\n{printed}</output>"),
                          (printed, 0))
@@ -459,6 +461,117 @@ class MiniSweAgentFailClosed(unittest.TestCase):
             "first\n</output_head>\n<elided_chars>\n12 characters elided\n</elided_chars>\n"
             "<output_tail>\nlast\n</output_tail>"),
             ("first\n[... 12 characters elided ...]\nlast", 0))
+
+
+def mini_v2(*messages, fmt="mini-swe-agent-1.1"):
+    """A mini-swe-agent 2.x trajectory document of `messages`."""
+    return json.dumps({"info": {"mini_version": "2.1.0", "exit_status": "Submitted"},
+                       "messages": [{"role": "system", "content": "x"}, *messages],
+                       "trajectory_format": fmt})
+
+
+def mini_call(call_id, command):
+    """A 2.x tool-calling assistant message asking for `command`."""
+    return {"role": "assistant", "content": "", "tool_calls": [{
+        "id": call_id, "type": "function",
+        "function": {"name": "bash", "arguments": json.dumps({"command": command})}}],
+        "extra": {"actions": [{"command": command, "tool_call_id": call_id}]}}
+
+
+def mini_result(call_id, content, returncode, raw, **extra):
+    """A 2.x tool message as format_toolcall_observation_messages writes it."""
+    return {"role": "tool", "tool_call_id": call_id, "content": content,
+            "extra": dict({"raw_output": raw, "returncode": returncode,
+                           "timestamp": 1760000000.0}, **extra)}
+
+
+class MiniSweAgentV2(unittest.TestCase):
+    """2.x messages (actions_toolcall.py, environments/local.py and docker.py, the configs'
+    observation templates): the status from extra.returncode, the output without tags."""
+
+    def read(self, *messages):
+        return read_transcript(mini_v2(*messages), "r.traj.json", "mini-swe-agent")
+
+    def test_a_tool_message_in_the_text_template_keeps_its_status(self):
+        text = "<returncode>1</returncode>\n<output>\nERROR: health check failed\n</output>"
+        turns = self.read(mini_call("c1", "./deploy.sh"),
+                          mini_result("c1", text, 1, "ERROR: health check failed\n"))
+        self.assertEqual(turns, [Turn("./deploy.sh", "ERROR: health check failed\n", 1)])
+        # The same without extra (a template alone): still read from the tags.
+        bare = {"role": "tool", "tool_call_id": "c1", "content": text}
+        self.assertEqual(self.read(mini_call("c1", "./deploy.sh"), bare),
+                         [Turn("./deploy.sh", "ERROR: health check failed\n", 1)])
+
+    def test_the_tags_never_reach_the_output(self):
+        long = ("<returncode>0</returncode>\n<warning>\ntoo long\n</warning>\n<output_head>\n"
+                "first\n</output_head>\n<elided_chars>\n12 characters elided\n</elided_chars>\n"
+                "<output_tail>\nlast\n</output_tail>")
+        swebench = "Deployed OK\n[exit code 0]"  # benchmarks/swebench.yaml's template
+        turns = self.read(mini_call("c1", "make"), mini_result("c1", long, 0, "first..last"),
+                          mini_call("c2", "./deploy.sh"),
+                          mini_result("c2", swebench, 0, "Deployed OK\n"))
+        self.assertEqual([(t.output, t.exit_status) for t in turns],
+                         [("first..last", 0), ("Deployed OK\n", 0)])
+        for turn in turns:
+            self.assertNotIn("<", turn.output)
+            self.assertNotIn("[exit code", turn.output)
+
+    def test_a_timeout_or_an_action_not_run_is_unfinished(self):
+        timeout = ("<exception>An error occurred while executing the command: Command "
+                   "'./deploy.sh' timed out after 60 seconds</exception>\n"
+                   "<returncode>-1</returncode>\n<output>\nDeployed OK\n</output>")
+        turns = self.read(
+            mini_call("c1", "./deploy.sh"),
+            mini_result("c1", timeout, -1, "Deployed OK\n",
+                        exception_info="An error occurred while executing the command: "
+                                       "Command './deploy.sh' timed out after 60 seconds",
+                        exception_type="TimeoutExpired"),
+            mini_call("c2", "npm test"),
+            mini_result("c2", "<returncode>-1</returncode>\n<output>\n</output>", -1, "",
+                        exception_info="action was not executed"))
+        for turn in turns:
+            self.assertEqual((turn.finished, turn.exit_status), (False, None), turn.cmd)
+        # A return code of -1 the command itself gave (killed by SIGHUP) is a failure.
+        killed = self.read(mini_call("c1", "./deploy.sh"),
+                           mini_result("c1", "<returncode>-1</returncode>\n<output>\n</output>",
+                                       -1, ""))
+        self.assertEqual((killed[0].finished, killed[0].exit_status), (True, -1))
+
+    def test_text_based_observations_and_the_exit_message(self):
+        text_call = {"role": "assistant",
+                     "content": "THOUGHT: deploy.\n\n```mswea_bash_command\n./deploy.sh\n```",
+                     "extra": {"actions": [{"command": "./deploy.sh"}]}}
+        observation = {"role": "user", "content": "<returncode>2</returncode>\n<output>\nno\n</output>",
+                       "extra": {"raw_output": "no\n", "returncode": 2}}
+        submit = mini_call("c9", "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")
+        exit_message = {"role": "exit", "content": DEPLOYED,
+                        "extra": {"exit_status": "Submitted", "submission": DEPLOYED}}
+        turns = self.read(text_call, observation, submit, exit_message)
+        self.assertEqual(turns, [Turn("./deploy.sh", "no\n", 2)])
+
+    def test_parallel_tool_calls_pair_by_id(self):
+        both = {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "a", "type": "function",
+             "function": {"name": "bash", "arguments": json.dumps({"command": "make"})}},
+            {"id": "b", "type": "function",
+             "function": {"name": "bash", "arguments": json.dumps({"command": "make test"})}}]}
+        turns = self.read(both, mini_result("b", "<returncode>1</returncode>\n<output>\n1 failed\n</output>",
+                                            1, "1 failed\n"),
+                          mini_result("a", "<returncode>0</returncode>\n<output>\nbuilt\n</output>",
+                                      0, "built\n"))
+        self.assertEqual(sorted((t.cmd, t.exit_status) for t in turns),
+                         [("make", 0), ("make test", 1)])
+
+    def test_a_submission_that_prints_tags_is_not_a_turn(self):
+        text = json.dumps({"trajectory_format": "mini-swe-agent-1", "info": {}, "messages": [
+            {"role": "assistant", "content": "```bash\n./deploy.sh\n```"},
+            {"role": "user", "content": "<returncode>1</returncode>\n<output>\nERROR\n</output>"},
+            {"role": "assistant", "content": "```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+                                             " && cat summary.txt\n```"},
+            {"role": "user", "content": f"<returncode>0</returncode>\n<output>\n{DEPLOYED}\n"
+                                        "</output>"}]})
+        turns = read_transcript(text, "r.traj.json", "mini-swe-agent")
+        self.assertEqual([t.cmd for t in turns], ["./deploy.sh"])
 
 
 def openhands_v1(answer):
