@@ -10,12 +10,14 @@ import glob
 import json
 import os
 import random
+import shutil
+import tempfile
 import unittest
 
 from receipt_pair.errors import InputError
 from receipt_pair.store.files import decode
 from receipt_pair.logs import Turn
-from receipt_pair.logs.transcripts import FORMATS, detect, read_transcript
+from receipt_pair.logs.transcripts import FORMATS, detect, github_actions, read_transcript
 
 from tests.helpers import DATA, ROOT, EXAMPLES, STDLIB
 
@@ -635,7 +637,8 @@ class GitHubActionsFailClosed(unittest.TestCase):
     def statuses(self, *lines, gh=None):
         return [t.exit_status for t in self.read(*lines, gh=gh)]
 
-    def test_a_forged_step_does_not_take_the_real_steps_failure(self):
+    def test_a_forged_header_in_a_step_file_stays_output(self):
+        # A step's own file (a log archive's <n>_<step>.txt) is one step, whatever it prints.
         real = step_lines("./deploy.sh", "Deployed OK")
         forged = {
             "bare header": ["##[group]Run smoke tests", "##[endgroup]", "smoke: 3 checks"],
@@ -645,12 +648,9 @@ class GitHubActionsFailClosed(unittest.TestCase):
         }
         for name, lines in forged.items():
             with self.subTest(forged=name):
-                turns = self.read(*real, *lines, FAILED)
-                self.assertEqual(turns[0].output, "Deployed OK")
-                self.assertEqual([t.exit_status for t in turns], [1, 1])
-        # The lines of a group that never closes are what the program printed: output.
-        turns = self.read(*real, *forged["never closed"], FAILED)
-        self.assertEqual((turns[1].cmd, turns[1].output), ("smoke tests", "ERROR: rolled back"))
+                turn = github_actions.read_step(job_log(*real, *lines, FAILED), "2_Deploy.txt")
+                self.assertEqual((turn.cmd, turn.exit_status), ("./deploy.sh", 1))
+                self.assertTrue(turn.output.startswith("Deployed OK\nRun smoke tests"), turn.output)
 
     def test_a_printed_job_end_hides_no_line_and_no_failure(self):
         turns = self.read(*step_lines("./deploy.sh", "Deployed OK", "Post job cleanup.",
@@ -670,14 +670,39 @@ class GitHubActionsFailClosed(unittest.TestCase):
         self.assertEqual(self.statuses(*step_lines("./deploy.sh", "ok"),
                                        "##[error]Process completed with exit code 0."), [0])
 
-    def test_in_a_plain_log_a_failure_counts_back_to_the_previous_failure(self):
+    def test_in_a_plain_log_each_step_has_its_own_end(self):
+        # ScriptHandler.cs writes "Process completed with exit code N." into the step that
+        # failed, before the next step starts: a failure is that step's, no other's.
         passing = [*step_lines("make", "built"), *step_lines("make test", "3 passed")]
         self.assertEqual(self.statuses(*passing), [None, None])
         self.assertEqual(self.statuses(*passing, *step_lines("./deploy.sh", "ok"), FAILED),
-                         [1, 1, 1])
+                         [None, None, 1])
         earlier = ["##[error]Process completed with exit code 2."]
         self.assertEqual(self.statuses(*step_lines("lint", "bad"), *earlier, *passing, FAILED),
-                         [2, 1, 1])
+                         [2, None, 1])
+        # A step that ran after a failure (`if: always()`) has its own end.
+        rust = [*step_lines("rustc --version", "rustc 1.80.0"),
+                *step_lines("cargo test", "test result: FAILED. 3 passed; 1 failed"),
+                "##[error]Process completed with exit code 101.",
+                *step_lines("./upload-logs.sh", "uploaded")]
+        self.assertEqual(self.statuses(*rust), [None, 101, None])
+
+    def test_the_runners_colour_comes_off_the_command(self):
+        # ScriptHandler.cs writes each script line as ESC[36;1m<line>ESC[0m ("Bright Cyan").
+        lines = ["##[group]Run cargo build", "\x1b[36;1mcargo build\x1b[0m",
+                 "\x1b[36;1mcargo test --all\x1b[0m", "shell: /usr/bin/bash -e {0}",
+                 "##[endgroup]", "\x1b[1m\x1b[32m   Compiling\x1b[0m parser v0.1.0"]
+        turn = self.read(*lines)[0]
+        self.assertEqual(turn.cmd, "cargo build\ncargo test --all")
+        self.assertEqual(turn.output, "\x1b[1m\x1b[32m   Compiling\x1b[0m parser v0.1.0",
+                         "output is made readable where the models see it, as for every log")
+
+    def test_gh_lines_of_an_unknown_step_are_read_as_a_plain_log(self):
+        # gh prints UNKNOWN STEP when the archive lacks the step files (cli/cli#10740).
+        lines = [*step_lines("make", "built"), *step_lines("make test", "1 failed"), FAILED]
+        turns = self.read(*lines, gh=["UNKNOWN STEP"] * len(lines))
+        self.assertEqual([(t.cmd, t.exit_status) for t in turns],
+                         [("make", None), ("make test", 1)])
 
     def test_a_cancelled_or_timed_out_step_has_a_failed_status(self):
         deploy = step_lines("./deploy.sh", "Deployed OK", "waiting for health checks")
@@ -706,7 +731,10 @@ class GitHubActionsFailClosed(unittest.TestCase):
         started = time.monotonic()
         turns = self.read(*["##[group]Run x"] * 30000, *[FAILED] * 30000)
         self.assertEqual(len(turns), 30000)
-        self.assertEqual(turns[0].exit_status, 1)
+        self.assertEqual((turns[0].exit_status, turns[-1].exit_status), (None, 1))
+        self.assertIsNone(read_transcript(
+            "\n".join(["##[group]Run x", "##[group]Run y"] * 15000) + "\n" + FAILED,
+            "job.txt", "github-actions")[0].exit_status)
         self.assertLess(time.monotonic() - started, 5, "quadratic in the status lines")
 
     def test_in_gh_output_the_step_column_keeps_a_failure_with_its_step(self):
@@ -720,6 +748,103 @@ class GitHubActionsFailClosed(unittest.TestCase):
         # A step column of its own is one runner step: the failure stays there.
         columns = ["Run make test"] * 5 + ["Deploy"] * 5 + ["Smoke"] * 5
         self.assertEqual([t.exit_status for t in self.read(*lines, gh=columns)], [None, None, 1])
+
+
+class LogFolders(unittest.TestCase):
+    """`--log` may name a folder: an OpenHands session, or a GitHub Actions job's step logs."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def write(self, relative, text):
+        path = os.path.join(self.tmp, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return path
+
+    def test_step_files_of_a_log_archive_read_as_one_step_each(self):
+        from receipt_pair.logs import read_log
+
+        job = os.path.join(self.tmp, "test")
+        self.write("test/1_Set up job.txt", job_log("Current runner version: '2.328.0'",
+                                                    "Complete job name: test"))
+        self.write("test/2_Run make.txt", job_log(*step_lines("make", "built")))
+        self.write("test/10_Run tests.txt", job_log(
+            *step_lines("./test.sh", "3 passed"), "##[group]Run smoke", "shell: x",
+            "##[endgroup]", "1 failed", FAILED))
+        self.write("test/3_Run lint.txt", job_log(*step_lines("ruff check", "All checks passed!")))
+        self.write("test/11_Post Run actions-checkout@v5.txt", job_log("Post job cleanup.",
+                                                                        FAILED))
+        self.write("test/0_test.txt", job_log(*step_lines("make", "built"),
+                                              *step_lines("./test.sh", "x"), FAILED))
+        self.write("test/system.txt", "2024-05-01T10:00:00.0000000Z Requested labels: x\n")
+        read = read_log(job)
+        self.assertEqual([(t.cmd, t.exit_status) for t in read.turns],
+                         [("make", None), ("ruff check", None), ("./test.sh", 1)])
+        self.assertIn("Run smoke", read.turns[2].output)
+        self.assertEqual(read, read_log(job + os.sep), "the same folder, the same sha256")
+
+    def test_an_openhands_session_folder_is_read_in_event_order(self):
+        from receipt_pair.logs import read_log
+
+        # V0 writes sessions/<sid>/events/<id>.json, one event per file (stream.py); in the
+        # shell's order 10.json comes before 2.json.
+        events = {0: {"id": 0, "source": "user", "action": "message",
+                      "args": {"content": "build it"}},
+                  1: {"id": 1, "source": "agent", "action": "run", "args": {"command": "make"}},
+                  2: {"id": 2, "cause": 1, "observation": "run", "content": "built",
+                      "extras": {"metadata": {"exit_code": 0}}},
+                  10: {"id": 10, "source": "agent", "action": "run",
+                       "args": {"command": "make test"}},
+                  11: {"id": 11, "cause": 10, "observation": "run", "content": "1 failed",
+                       "extras": {"metadata": {"exit_code": 1}}}}
+        for number in range(3, 10):
+            events[number] = {"id": number, "observation": "agent_state_changed", "cause": None,
+                              "content": "", "extras": {"agent_state": "running"}}
+        for number, event in events.items():
+            self.write(f"sessions/abc/events/{number}.json", json.dumps(event))
+        self.write("sessions/abc/metadata.json", json.dumps({"title": "x"}))
+        self.write("sessions/abc/event_cache/0-25.json", json.dumps(list(events.values())))
+        session = os.path.join(self.tmp, "sessions", "abc")
+        expected = [Turn("make", "built", 0), Turn("make test", "1 failed", 1)]
+        for path in (session, os.path.join(session, "events")):
+            with self.subTest(path=os.path.relpath(path, self.tmp)):
+                self.assertEqual(read_log(path).turns, expected)
+                self.assertEqual(read_log(path, fmt="openhands").turns, expected)
+        with self.assertRaises(InputError):
+            read_log(session, fmt="github-actions")
+        # V1 (software agent SDK): events/event-<index>-<uuid>.json, ordered by the index.
+        v1 = [json.loads(line) for line in openhands_v1_calls(
+            terminal("make", "built", exit_code=0), terminal("make test", "1 failed",
+                                                             exit_code=1)).splitlines()]
+        for index, event in enumerate(v1):
+            self.write(f"conv/events/event-{index:05d}-{9 - index}aa.json", json.dumps(event))
+        self.assertEqual(read_log(os.path.join(self.tmp, "conv")).turns, expected)
+
+    def test_a_bad_event_file_is_named_in_the_error(self):
+        from receipt_pair.logs import read_log
+
+        self.write("s/events/0.json", json.dumps({"id": 0, "action": "run",
+                                                  "args": {"command": "make"}}))
+        self.write("s/events/1.json", "[1, 2")
+        with self.assertRaises(InputError) as caught:
+            read_log(os.path.join(self.tmp, "s"))
+        self.assertIn("1.json", str(caught.exception))
+
+    def test_a_folder_that_is_neither_is_one_clear_error(self):
+        from receipt_pair.logs import read_log
+
+        self.write("notes/readme.txt", "hello\n")
+        self.write("notes/1.json", "{}")
+        with self.assertRaises(InputError) as caught:
+            read_log(os.path.join(self.tmp, "notes"))
+        self.assertIn("notes", str(caught.exception))
+        self.assertIn("OpenHands", str(caught.exception))
+        self.assertNotIn("\n", str(caught.exception))
+        with self.assertRaises(InputError):
+            read_log(os.path.join(self.tmp, "notes"), fmt="turns")
 
 
 def read_as(fmt, text, name="session"):
