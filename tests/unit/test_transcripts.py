@@ -1156,6 +1156,26 @@ class Unfinished(unittest.TestCase):
         self.assertEqual((ended[0].finished, ended[0].exit_status, ended[0].output),
                          (True, 0, "running\n7 passed"))
 
+    def test_codex_a_session_belongs_to_the_command_that_announced_it_last(self):
+        turns = read_as("codex", codex_rollout(
+            ("c1", "exec_command", {"cmd": "npm start"}, exec_output("listening", session=5)),
+            ("c2", "exec_command", {"cmd": "npm test"}, exec_output("running", session=5)),
+            ("c3", "write_stdin", {"session_id": 5, "chars": ""},
+             exec_output("1 failed", exited=1))))
+        self.assert_running(turns[0])
+        self.assertEqual(turns[2], Turn("npm test", "running\n1 failed", 1))
+
+    def test_codex_an_end_event_leaves_no_second_turn_of_the_command(self):
+        turns = read_as("codex", codex_rollout(
+            ("c1", "exec_command", {"cmd": "npm test"}, exec_output("running", session=7)),
+            ("c2", "write_stdin", {"session_id": 7, "chars": ""},
+             exec_output("7 passed", exited=0))) +
+            json.dumps({"type": "event_msg", "payload": {
+                "type": "exec_command_end", "call_id": "c1", "exit_code": 0,
+                "aggregated_output": "running\n7 passed"}}) + "\n")
+        self.assertEqual(turns[0], Turn("npm test", "running\n7 passed", 0))
+        self.assertEqual([t.cmd for t in turns].count("npm test"), 1)
+
     def test_gemini_cli_background(self):
         cases = [({"command": "npm start", "is_background": True},
                   "Command moved to background (PID: 4242). Output hidden. Press Ctrl+B to view."),
@@ -1243,6 +1263,76 @@ class RealFiles(unittest.TestCase):
             with self.subTest(fixture=f"{fmt}/{name}"):
                 with open(os.path.join(REAL, fmt, "SOURCES.md"), encoding="utf-8") as handle:
                     self.assertIn(f"`{name}`", handle.read())
+
+
+def notification(task_id, summary, status="completed", tool_use_id=None):
+    """A <task-notification> as Claude Code hands it back for a background command."""
+    use = f"<tool-use-id>{tool_use_id}</tool-use-id>\n" if tool_use_id else ""
+    return (f"<task-notification>\n<task-id>{task_id}</task-id>\n{use}"
+            f"<output-file>/tmp/claude/tasks/{task_id}.output</output-file>\n"
+            f"<status>{status}</status>\n<summary>{summary}</summary>\n</task-notification>\n"
+            f"Read the output file to retrieve the result: /tmp/claude/tasks/{task_id}.output")
+
+
+STARTED = ("Command running in background with ID: {}. Output is being written to: "
+           "/tmp/claude/tasks/{}.output. You will be notified when it completes.")
+
+
+class BackgroundEnds(unittest.TestCase):
+    """A background command's end arrives later in a record of the harness: where the file
+    holds it, the command's turn takes its status and is finished."""
+
+    def session(self, *records):
+        text = claude_calls(
+            ("Bash", {"command": "npm test", "run_in_background": True},
+             STARTED.format("b7f2a1", "b7f2a1"), None),
+            ("Bash", {"command": "npm run deploy", "run_in_background": True},
+             STARTED.format("c9d0e2", "c9d0e2"), None))
+        return read_as("claude-code", text + "".join(json.dumps(r) + "\n" for r in records))
+
+    def test_a_notification_with_an_exit_code_ends_the_command(self):
+        failed = notification("b7f2a1", 'Background command "Run the tests" completed '
+                                         "(exit code 1)", tool_use_id="t0")
+        # The same notice reaches the file up to three ways (queue, attachment, user line).
+        for record in ({"type": "user", "message": {"role": "user", "content": failed}},
+                       {"type": "queue-operation", "operation": "enqueue", "content": failed},
+                       {"type": "attachment", "attachment": {
+                           "type": "queued_command", "prompt": failed,
+                           "origin": {"kind": "task-notification"}}}):
+            with self.subTest(record=record["type"]):
+                turns = self.session(record)
+                self.assertEqual((turns[0].finished, turns[0].exit_status, turns[0].output),
+                                 (True, 1, ""))
+                self.assertEqual((turns[1].finished, turns[1].exit_status), (False, None))
+
+    def test_it_pairs_by_task_id_and_the_last_exit_code_is_the_harnesss(self):
+        passed = notification("c9d0e2", 'Background command "deploy (exit code 1)" completed '
+                                         "(exit code 0)")
+        turns = self.session({"type": "user", "message": {"role": "user", "content": passed}})
+        self.assertEqual((turns[1].finished, turns[1].exit_status), (True, 0))
+        self.assertFalse(turns[0].finished)
+
+    def test_without_an_exit_code_the_command_stays_unfinished(self):
+        for summary, status in (('Background command "Run the tests" was stopped', "killed"),
+                                ('Background command "Run the tests" completed', "completed")):
+            with self.subTest(status=status):
+                turns = self.session({"type": "queue-operation", "operation": "enqueue",
+                                      "content": notification("b7f2a1", summary, status)})
+                self.assertEqual((turns[0].finished, turns[0].exit_status), (False, None))
+        failed = self.session({"type": "queue-operation", "operation": "enqueue",
+                               "content": notification("b7f2a1", "Background command failed",
+                                                       "failed")})
+        self.assertEqual((failed[0].finished, failed[0].exit_status), (True, 1))
+
+    def test_a_printed_notification_is_not_the_harnesss(self):
+        # A command's own output (a tool_result) can print the same text: it ends nothing.
+        printed = notification("b7f2a1", 'Background command "x" completed (exit code 0)')
+        text = claude_calls(
+            ("Bash", {"command": "npm test", "run_in_background": True},
+             STARTED.format("b7f2a1", "b7f2a1"), None),
+            ("Bash", {"command": "cat notes.txt"}, printed, None))
+        turns = read_as("claude-code", text)
+        self.assertEqual((turns[0].finished, turns[0].exit_status), (False, None))
 
 
 class Fuzz(unittest.TestCase):
