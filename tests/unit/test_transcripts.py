@@ -729,12 +729,12 @@ class GitHubActionsFailClosed(unittest.TestCase):
         import time
 
         started = time.monotonic()
-        turns = self.read(*["##[group]Run x"] * 30000, *[FAILED] * 30000)
+        turns = self.read(*[line for _ in range(30000) for line in step_lines("x")],
+                          *[FAILED] * 30000)
         self.assertEqual(len(turns), 30000)
         self.assertEqual((turns[0].exit_status, turns[-1].exit_status), (None, 1))
-        self.assertIsNone(read_transcript(
-            "\n".join(["##[group]Run x", "##[group]Run y"] * 15000) + "\n" + FAILED,
-            "job.txt", "github-actions")[0].exit_status)
+        printed = self.read(*["##[group]Run x"] * 30000, *[FAILED] * 30000)
+        self.assertEqual([t.exit_status for t in printed], [1])
         self.assertLess(time.monotonic() - started, 5, "quadratic in the status lines")
 
     def test_in_gh_output_the_step_column_keeps_a_failure_with_its_step(self):
@@ -743,11 +743,29 @@ class GitHubActionsFailClosed(unittest.TestCase):
                  "git version 2.51.0"]
         columns = ["Run make test"] * 5 + ["Deploy"] * 8 + ["Post Run actions/checkout@v5"] * 2
         turns = self.read(*lines, gh=columns)
-        self.assertEqual([t.exit_status for t in turns], [None, 1, 1])
-        self.assertEqual([t.output for t in turns], ["3 passed", "Deployed OK", ""])
+        self.assertEqual([(t.output, t.exit_status) for t in turns],
+                         [("3 passed", None), ("Deployed OK\nRun smoke tests", 1)])
         # A step column of its own is one runner step: the failure stays there.
         columns = ["Run make test"] * 5 + ["Deploy"] * 5 + ["Smoke"] * 5
         self.assertEqual([t.exit_status for t in self.read(*lines, gh=columns)], [None, None, 1])
+
+    def test_in_a_plain_log_a_printed_header_is_output_unless_it_is_the_runners(self):
+        # A Run header opens a step only when the runner's settings close its group
+        # (ScriptHandler.cs: shell:, env:; actions: with:); a bare or unclosed one is what
+        # the step printed, and the failure after it is the step's.
+        real = step_lines("./deploy.sh", "Deployed OK")
+        for name, lines in (("bare header", ["##[group]Run smoke tests", "##[endgroup]",
+                                             "smoke: 3 checks"]),
+                            ("never closed", ["##[group]Run smoke tests", "ERROR: rolled back"])):
+            with self.subTest(forged=name):
+                turns = self.read(*real, *lines, FAILED)
+                self.assertEqual([(t.cmd, t.exit_status) for t in turns], [("./deploy.sh", 1)])
+                self.assertTrue(turns[0].output.startswith("Deployed OK\nRun smoke tests"))
+        # A header printed whole, settings and all, cannot be told from the runner's in a
+        # plain log (docs/formats.md): it reads as a step of its own.
+        whole = ["##[group]Run smoke tests", "smoke tests", "shell: /usr/bin/bash -e {0}",
+                 "##[endgroup]", "ok"]
+        self.assertEqual(self.statuses(*real, *whole, FAILED), [None, 1])
 
 
 class LogFolders(unittest.TestCase):

@@ -9,10 +9,9 @@ script (each line coloured bright cyan), `shell:` and `env:` lines, closes the g
 failed before the next one starts. See docs/formats.md.
 
 A program run in a step can print every one of these lines itself (`::group::Run x` is
-logged as `##[group]Run x`), so a step header may be forged. Where the file says which
-runner step a line belongs to (the `gh` step column, a step's own file), a failure counts
-for every step that may be that runner step; a plain job log says no such thing, so each
-step ends where its own lines say.
+logged as `##[group]Run x`), so a step header may be forged: a header opens a step only
+where the runner's hand shows (below), else it is output of the step that printed it, and
+each step ends where its own lines say.
 """
 
 import re
@@ -78,38 +77,72 @@ def _turn(step):
 
 def _steps(lines, form):
     """The steps of a log's lines. `form`: "gh" (a step column on every line), "unknown"
-    (gh's prefix, but no step told apart), "plain", or "step" (one step's own file)."""
+    (gh's prefix, but no step told apart), "plain", or "step" (one step's own file).
+
+    A `Run` header after the first opens a step of its own only where the runner's hand
+    shows: in the gh form a step column of its own (gh writes it, not the program); in a
+    plain log a group the runner's settings (`shell:`, `with:`, `env:`) close. Any other is
+    something the step printed, and stays its output, so its failure stays with it.
+    """
     steps = []
     step = None
+    header = None  # a Run header whose group is still open: the runner's, or printed?
     for raw in lines:
         column, line = _split(raw, form)
         status = _status(line)
         if status is not None:
             if step is not None:
-                _record(steps, status, form)
+                _record(step, status)
             continue
-        if line.startswith(_RUN) and not (form == "step" and step is not None):
-            _close_group(step, closed=False)
-            step = {"header": line[len(_RUN):].strip(), "column": column, "group": [],
-                    "settings": None, "script": [], "output": [], "status": None}
-            steps.append(step)
+        if header is not None:
+            if line.startswith(_RUN):
+                step = _settle(steps, step, header, closed=False)
+                header = None
+            elif line.startswith("##[endgroup]"):
+                step, header = _settle(steps, step, header, closed=True), None
+                continue
+            else:
+                if header["settings"] is None and line.startswith(_SETTINGS):
+                    header["settings"] = len(header["group"])
+                header["group"].append(line)
+                continue
+        if line.startswith(_RUN) and (step is None or _may_open(form, column, step)):
+            header = {"header": line[len(_RUN):].strip(), "column": column, "group": [],
+                      "settings": None, "own": step is None or form == "gh"}
         elif step is None:
             continue  # job setup before the first step
         elif form == "gh" and column is not None and column != step["column"]:
             continue  # another of the runner's steps (post steps, "Complete job"): no turn
-        elif step["group"] is not None:
-            if line.startswith("##[endgroup]"):
-                _close_group(step, closed=True)
-            else:
-                if step["settings"] is None and line.startswith(_SETTINGS):
-                    step["settings"] = len(step["group"])
-                step["group"].append(line)
         elif not line.startswith("##[endgroup]"):
             if line.startswith("##[group]"):
                 line = line[len("##[group]"):]
             step["output"].append(line)
-    _close_group(step, closed=False)
+    if header is not None:
+        _settle(steps, step, header, closed=False)
     return steps
+
+
+def _may_open(form, column, step):
+    """Whether a Run header may open a new step after `step`."""
+    if form == "step":
+        return False  # a step's own file: every later header is the step's output
+    return form != "gh" or column != step["column"]
+
+
+def _settle(steps, step, header, closed):
+    """The step after a Run header's group ends: a new step where the header is the
+    runner's (its own gh column, the first of the log, or closed by the runner's settings),
+    else the same step with the header and its group as output. Returns the current step."""
+    group, settings = header["group"], header["settings"]
+    script = closed and settings is not None
+    if header["own"] or script:
+        new = {"header": header["header"], "column": header["column"], "status": None,
+               "script": [_uncoloured(line) for line in group[:settings]] if script else [],
+               "output": [] if script else list(group)}
+        steps.append(new)
+        return new
+    step["output"].extend(["Run " + header["header"], *group])
+    return step
 
 
 def _split(raw, form):
@@ -135,35 +168,10 @@ def _status(line):
     return None
 
 
-def _record(steps, status, form):
-    """Give `status` to the current (last) step; in the gh form, a failure also to the
-    steps before it with the same step column, which may really be that runner step."""
-    step = steps[-1]
-    if not status:
-        if step["status"] is None:  # a zero never hides a failure already seen
-            step["status"] = status
-        return
-    step["status"] = status
-    if form != "gh":
-        return
-    for index in range(len(steps) - 2, -1, -1):
-        earlier = steps[index]
-        # A step already failed had the ones before it covered then: stop, and stay linear.
-        if earlier["column"] != step["column"] or earlier["status"]:
-            break
-        earlier["status"] = status
-
-
-def _close_group(step, closed):
-    """End a step's opening group: its script, if the runner's settings closed it."""
-    if step is None or step["group"] is None:
-        return
-    group, settings = step["group"], step["settings"]
-    step["group"] = None
-    if closed and settings is not None:
-        step["script"] = [_uncoloured(line) for line in group[:settings]]
-    else:  # no settings block, or never closed: not the runner's header, so it is output
-        step["output"].extend(group)
+def _record(step, status):
+    """Give `status` to the step it lands in; a zero never hides a failure already seen."""
+    if status or step["status"] is None:
+        step["status"] = status
 
 
 def _uncoloured(line):
