@@ -57,39 +57,36 @@ def read_folder(path, fmt=None):
                      "or the folder an agent wrote")
 
 
-def _listing(folder):
+def _ordered(folder, pattern, keep=lambda match: True):
+    """The files of `folder` whose names `pattern` matches (and `keep` accepts), ordered
+    by the number the pattern's first group holds; [] when there are none."""
     try:
-        return [entry for entry in os.listdir(folder)
-                if os.path.isfile(os.path.join(folder, entry))]
+        entries = os.listdir(folder)
     except OSError as exc:
         raise InputError(f"{folder}: cannot read the folder: {exc.strerror or exc}") from None
-
-
-def _openhands_events(path):
-    """The event files of an OpenHands session folder (or of its events folder), ordered
-    by event id; [] when it is not one."""
-    folder = os.path.join(path, "events")
-    if not os.path.isdir(folder):
-        folder = path
     found = []
-    for entry in _listing(folder):
-        match = _V0_EVENT.match(entry) or _V1_EVENT.match(entry)
-        if match:
+    for entry in entries:
+        match = pattern.match(entry)
+        if match and keep(match) and os.path.isfile(os.path.join(folder, entry)):
             found.append((int(match.group(1)), entry))
     return [os.path.join(folder, entry) for _, entry in sorted(found)]
 
 
+def _openhands_events(path):
+    """The event files of an OpenHands session folder (or of its events folder), ordered
+    by event id: V0's `<id>.json`, else V1's `event-<index>-<uuid>.json`."""
+    folder = os.path.join(path, "events")
+    if not os.path.isdir(folder):
+        folder = path
+    return _ordered(folder, _V0_EVENT) or _ordered(folder, _V1_EVENT)
+
+
 def _step_files(path):
     """The step files of a job's folder in a GitHub Actions log archive, ordered by step
-    number; [] when it holds none. `<n>_<folder name>.txt` is the whole job's log (an
-    archive unpacked into one folder), not a step."""
+    number. `<n>_<folder name>.txt` is the whole job's log (an archive unpacked into one
+    folder), not a step."""
     job = os.path.basename(os.path.normpath(path))
-    found = []
-    for entry in _listing(path):
-        match = _STEP_FILE.match(entry)
-        if match and match.group(2) != job:
-            found.append((int(match.group(1)), entry))
-    return [os.path.join(path, entry) for _, entry in sorted(found)]
+    return _ordered(path, _STEP_FILE, lambda match: match.group(2) != job)
 
 
 def _read_all(paths):

@@ -399,7 +399,8 @@ class GeminiShellVersions(unittest.TestCase):
 
     def test_a_summary_in_place_of_the_block_is_not_output(self):
         # With summarizeToolOutput set, llmContent is a model's summary (wrapped too).
-        summary = "<untrusted_context>\nThe deploy succeeded and all checks passed.\n</untrusted_context>"
+        summary = ("<untrusted_context>\nThe deploy succeeded and all checks passed.\n"
+                   "</untrusted_context>")
         self.assertEqual(self.read(summary), ("", None, True))
         self.assertEqual(self.read(summary, "error"), ("", 1, True))
 
@@ -543,7 +544,8 @@ class MiniSweAgentV2(unittest.TestCase):
         text_call = {"role": "assistant",
                      "content": "THOUGHT: deploy.\n\n```mswea_bash_command\n./deploy.sh\n```",
                      "extra": {"actions": [{"command": "./deploy.sh"}]}}
-        observation = {"role": "user", "content": "<returncode>2</returncode>\n<output>\nno\n</output>",
+        observation = {"role": "user",
+                       "content": "<returncode>2</returncode>\n<output>\nno\n</output>",
                        "extra": {"raw_output": "no\n", "returncode": 2}}
         submit = mini_call("c9", "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")
         exit_message = {"role": "exit", "content": DEPLOYED,
@@ -557,10 +559,12 @@ class MiniSweAgentV2(unittest.TestCase):
              "function": {"name": "bash", "arguments": json.dumps({"command": "make"})}},
             {"id": "b", "type": "function",
              "function": {"name": "bash", "arguments": json.dumps({"command": "make test"})}}]}
-        turns = self.read(both, mini_result("b", "<returncode>1</returncode>\n<output>\n1 failed\n</output>",
-                                            1, "1 failed\n"),
-                          mini_result("a", "<returncode>0</returncode>\n<output>\nbuilt\n</output>",
-                                      0, "built\n"))
+        turns = self.read(
+            both,
+            mini_result("b", "<returncode>1</returncode>\n<output>\n1 failed\n</output>", 1,
+                        "1 failed\n"),
+            mini_result("a", "<returncode>0</returncode>\n<output>\nbuilt\n</output>", 0,
+                        "built\n"))
         self.assertEqual(sorted((t.cmd, t.exit_status) for t in turns),
                          [("make", 0), ("make test", 1)])
 
