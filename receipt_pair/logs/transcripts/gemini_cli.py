@@ -229,8 +229,8 @@ def _split_shell_block(text):
         if len(lines) > 1 and lines[-1].startswith(key + ": ") and key not in trailers:
             trailers[key] = lines.pop()[len(key) + 2:]
     lines = _streams(lines)
-    for key in ("Error", "Signal"):  # real failures stay visible in the output
-        if trailers.get(key, "(none)").strip() not in _NO_SIGNAL:
+    for key, nothing in (("Error", ("(none)", "")), ("Signal", _NO_SIGNAL)):
+        if trailers.get(key, "(none)").strip() not in nothing:  # real failures stay visible
             lines.append(f"{key}: {trailers[key]}")
     code = trailers.get("Exit Code", "")
     code = int(code) if _EXIT.match(code) else None
