@@ -1327,6 +1327,12 @@ class BackgroundEnds(unittest.TestCase):
                                  (True, 1, ""))
                 self.assertEqual((turns[1].finished, turns[1].exit_status), (False, None))
 
+    def test_an_exit_code_of_zero_by_tool_use_id_alone_ends_the_command(self):
+        passed = notification("x", 'Background command "Run the tests" completed '
+                                   "(exit code 0)", tool_use_id="t0")
+        turns = self.session({"type": "user", "message": {"role": "user", "content": passed}})
+        self.assertEqual((turns[0].finished, turns[0].exit_status), (True, 0))
+
     def test_it_pairs_by_task_id_and_the_last_exit_code_is_the_harnesss(self):
         passed = notification("c9d0e2", 'Background command "deploy (exit code 1)" completed '
                                          "(exit code 0)")

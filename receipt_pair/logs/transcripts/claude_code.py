@@ -60,7 +60,7 @@ def read(text, name):
     seen = set()
     results = {}  # tool_use id -> (output, exit status)
     ids = {}  # tool_use id -> the background task id its result names
-    ends = {}  # tool_use id or task id -> (finished, exit status), from the harness's notices
+    ends = {}  # tool_use id or task id -> the exit status the harness's notice gave it
     for number, record in json_lines(text, name):
         where = f"{name} line {number}"
         kind = need(record, "type", str, where)
@@ -98,7 +98,7 @@ def read(text, name):
                     if isinstance(task_id, str):
                         ids[call_id] = task_id
     turns = [_turn(cmd, tool, background, *results[call_id],
-                   ends.get(call_id) or ends.get(ids.get(call_id)))
+                   ends.get(call_id, ends.get(ids.get(call_id))))
              for call_id, cmd, tool, background in calls if call_id in results]
     return finish(turns, name, LABEL)
 
