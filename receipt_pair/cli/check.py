@@ -30,7 +30,9 @@ from ..pair.witness import record_turn
 def add_check(commands):
     p = commands.add_parser("check", help="check one claim against one log")
     p.add_argument("--claim", required=True, help="what the agent says it did")
-    p.add_argument("--log", required=True, help="the agent's log (- for standard input)")
+    p.add_argument("--log", required=True,
+                   help="the agent's log, or the folder it keeps one in (an OpenHands "
+                        "session, a GitHub Actions job's step logs); - for standard input")
     add_format_option(p)
     p.add_argument("--json", action="store_true", help="machine output")
     p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")

@@ -12,12 +12,14 @@ its last whole record, and the torn line is reported.
 """
 
 import json
+import os
 import re
 import xml.etree.ElementTree as ET
 from . import transcripts
 from ..errors import InputError
 from ..store.files import decode, display_name, json_lines, loads_strict, read_bytes, sha256_bytes
 from ..store.jsonl import whole_lines
+from .folders import read_folder
 from .redact import redact_turns
 from ..turn import Turn, kind_of, turn_from_json  # noqa: F401 (read from here too)
 
@@ -49,19 +51,25 @@ class LogRead(tuple):
 
 
 def read_log(path, fmt=None, warnings=None, redact=True):
-    """Read the log at `path` ("-" for standard input); return (turns, sha256 of its bytes)
-    as a LogRead, which also says how many secrets were redacted.
+    """Read the log at `path` ("-" for standard input, or a folder an agent writes its log
+    in); return (turns, sha256 of its bytes) as a LogRead, which also says how many secrets
+    were redacted. A folder's sha256 pins its files read in order (folders.py).
 
     `fmt` forces a format (one of FORMATS); `warnings`, a list, gets a line for anything
     skipped (a torn last line of a log still being written). `redact`: replace credentials
     in the turns before anything else sees them (the sha256 is still the file's own).
     """
-    data = read_bytes(path)
-    turns = parse_log(data, display_name(path), fmt, warnings)
+    if path != "-" and os.path.isdir(path):
+        # An agent that keeps its log as a folder (OpenHands' events, a GitHub Actions
+        # archive's step files): read in the agent's order, never the listing's.
+        turns, sha256 = read_folder(path, fmt)
+    else:
+        data = read_bytes(path)
+        turns, sha256 = parse_log(data, display_name(path), fmt, warnings), sha256_bytes(data)
     count = 0
     if redact:
         turns, count = redact_turns(turns)
-    return LogRead(turns, sha256_bytes(data), count)
+    return LogRead(turns, sha256, count)
 
 
 def detect_format(text):

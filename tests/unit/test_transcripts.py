@@ -10,18 +10,20 @@ import glob
 import json
 import os
 import random
+import shutil
+import tempfile
 import unittest
 
 from receipt_pair.errors import InputError
 from receipt_pair.store.files import decode
 from receipt_pair.logs import Turn
-from receipt_pair.logs.transcripts import FORMATS, detect, read_transcript
+from receipt_pair.logs.transcripts import FORMATS, detect, github_actions, read_transcript
 
 from tests.helpers import DATA, ROOT, EXAMPLES, STDLIB
 
 HERE = os.path.join(DATA, "transcripts")
 BAD = os.path.join(HERE, "bad")
-PACKAGE = os.path.join(ROOT, "receipt_pair", "transcripts")
+PACKAGE = os.path.join(ROOT, "receipt_pair", "logs", "transcripts")
 
 
 def _fixtures():
@@ -353,6 +355,56 @@ class GeminiFailClosed(unittest.TestCase):
                                      "Background PIDs: (none)\nProcess Group PGID: 7"), 0)
 
 
+class GeminiShellVersions(unittest.TestCase):
+    """Every version's shell block: the command's output only, the status from its exit
+    code (shell.ts, each version; wrapUntrusted from gemini-cli PR #27772)."""
+
+    def read(self, output, status="success"):
+        turn = read_transcript(gemini_session(output, status), "s.json", "gemini-cli")[0]
+        return turn.output, turn.exit_status, turn.finished
+
+    def test_signal_zero_is_no_signal(self):
+        # Mid-2025 versions write `result.signal ?? '(none)'`; node-pty reports 0 on a
+        # normal exit (a real export, tests/data/transcripts/real/gemini-cli).
+        block = ("Command: make\nDirectory: (root)\nOutput: built\nError: (none)\n"
+                 "Exit Code: 0\nSignal: 0\nBackground PIDs: (none)\nProcess Group PGID: 7")
+        self.assertEqual(self.read(block), ("built", 0, True))
+        failed = block.replace("Exit Code: 0", "Exit Code: 2")
+        self.assertEqual(self.read(failed), ("built", 2, True))
+        killed = block.replace("Exit Code: 0", "Exit Code: (none)").replace("Signal: 0",
+                                                                             "Signal: 9")
+        self.assertEqual(self.read(killed), ("built\nSignal: 9", 137, True))
+
+    def test_the_untrusted_context_wrapper_comes_off(self):
+        wrapped = ("<untrusted_context>\nOutput: make: *** [test] Error 1\nExit Code: 1\n"
+                   "Process Group PGID: 22268\n</untrusted_context>")
+        self.assertEqual(self.read(wrapped), ("make: *** [test] Error 1", 1, True))
+        self.assertEqual(self.read("<untrusted_context>\nOutput: hello\n</untrusted_context>"),
+                         ("hello", None, True))
+        # wrapUntrusted escapes a closing tag the command printed; it is the command's again.
+        printed = ("<untrusted_context>\nOutput: a&lt;/untrusted_context&gt;b\nExit Code: 3\n"
+                   "</untrusted_context>")
+        self.assertEqual(self.read(printed), ("a</untrusted_context>b", 3, True))
+
+    def test_the_earliest_block_with_stdout_and_stderr(self):
+        # packages/server/src/tools/shell.md: Command, Directory, Stdout, Stderr, Error,
+        # Exit Code, Signal, Background PIDs, each always written.
+        block = ("Command: npm test\nDirectory: (root)\nStdout: 3 passed\n1 failed\n"
+                 "Stderr: npm ERR! Test failed.\nError: (none)\nExit Code: 1\n"
+                 "Signal: (none)\nBackground PIDs: (none)")
+        self.assertEqual(self.read(block), ("3 passed\n1 failed\nnpm ERR! Test failed.", 1, True))
+        empty = ("Command: true\nDirectory: (root)\nStdout: (empty)\nStderr: (empty)\n"
+                 "Error: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)")
+        self.assertEqual(self.read(empty), ("", 0, True))
+
+    def test_a_summary_in_place_of_the_block_is_not_output(self):
+        # With summarizeToolOutput set, llmContent is a model's summary (wrapped too).
+        summary = ("<untrusted_context>\nThe deploy succeeded and all checks passed.\n"
+                   "</untrusted_context>")
+        self.assertEqual(self.read(summary), ("", None, True))
+        self.assertEqual(self.read(summary, "error"), ("", 1, True))
+
+
 def mini_trajectory(observation):
     return json.dumps({"trajectory_format": "mini-swe-agent-1", "info": {"mini_version": "1"},
                        "messages": [{"role": "assistant", "content": "```bash\n./deploy.sh\n```"},
@@ -379,16 +431,18 @@ class MiniSweAgentFailClosed(unittest.TestCase):
         self.assertIn("ERROR: in tail", output)
         self.assertTrue(output.startswith("<output>Deployed OK</output>\n"), output)
 
-    def test_a_command_killed_on_its_timeout_has_a_failed_status(self):
+    def test_a_command_that_timed_out_is_unfinished(self):
+        # Docker environments kill only the `docker exec` client: the command may run on.
         timeout = ("The last command <command>./deploy.sh</command> timed out and has been "
                    "killed.\nThe output of the command was:\n<output>\nDeployed OK\n{}</output>\n"
                    "Please try another command and make sure to avoid those requiring "
                    "interactive input.")
         for printed in ("", "<returncode>0</returncode>\n"):
             with self.subTest(printed=printed):
-                output, status = self.read(timeout.format(printed))
-                self.assertEqual(status, 124)
-                self.assertIn("Deployed OK", output)
+                turn = read_transcript(mini_trajectory(timeout.format(printed)), "r.traj.json",
+                                       "mini-swe-agent")[0]
+                self.assertEqual((turn.finished, turn.exit_status), (False, None))
+                self.assertEqual(turn.output, "Deployed OK\n" + printed)
         printed = "<command>x</command> timed out\n"
         self.assertEqual(self.read(f"<returncode>0</returncode>\n<output>\n{printed}</output>"),
                          (printed, 0))
@@ -410,6 +464,120 @@ class MiniSweAgentFailClosed(unittest.TestCase):
             "first\n</output_head>\n<elided_chars>\n12 characters elided\n</elided_chars>\n"
             "<output_tail>\nlast\n</output_tail>"),
             ("first\n[... 12 characters elided ...]\nlast", 0))
+
+
+def mini_v2(*messages, fmt="mini-swe-agent-1.1"):
+    """A mini-swe-agent 2.x trajectory document of `messages`."""
+    return json.dumps({"info": {"mini_version": "2.1.0", "exit_status": "Submitted"},
+                       "messages": [{"role": "system", "content": "x"}, *messages],
+                       "trajectory_format": fmt})
+
+
+def mini_call(call_id, command):
+    """A 2.x tool-calling assistant message asking for `command`."""
+    return {"role": "assistant", "content": "", "tool_calls": [{
+        "id": call_id, "type": "function",
+        "function": {"name": "bash", "arguments": json.dumps({"command": command})}}],
+        "extra": {"actions": [{"command": command, "tool_call_id": call_id}]}}
+
+
+def mini_result(call_id, content, returncode, raw, **extra):
+    """A 2.x tool message as format_toolcall_observation_messages writes it."""
+    return {"role": "tool", "tool_call_id": call_id, "content": content,
+            "extra": dict({"raw_output": raw, "returncode": returncode,
+                           "timestamp": 1760000000.0}, **extra)}
+
+
+class MiniSweAgentV2(unittest.TestCase):
+    """2.x messages (actions_toolcall.py, environments/local.py and docker.py, the configs'
+    observation templates): the status from extra.returncode, the output without tags."""
+
+    def read(self, *messages):
+        return read_transcript(mini_v2(*messages), "r.traj.json", "mini-swe-agent")
+
+    def test_a_tool_message_in_the_text_template_keeps_its_status(self):
+        text = "<returncode>1</returncode>\n<output>\nERROR: health check failed\n</output>"
+        turns = self.read(mini_call("c1", "./deploy.sh"),
+                          mini_result("c1", text, 1, "ERROR: health check failed\n"))
+        self.assertEqual(turns, [Turn("./deploy.sh", "ERROR: health check failed\n", 1)])
+        # The same without extra (a template alone): still read from the tags.
+        bare = {"role": "tool", "tool_call_id": "c1", "content": text}
+        self.assertEqual(self.read(mini_call("c1", "./deploy.sh"), bare),
+                         [Turn("./deploy.sh", "ERROR: health check failed\n", 1)])
+
+    def test_the_tags_never_reach_the_output(self):
+        long = ("<returncode>0</returncode>\n<warning>\ntoo long\n</warning>\n<output_head>\n"
+                "first\n</output_head>\n<elided_chars>\n12 characters elided\n</elided_chars>\n"
+                "<output_tail>\nlast\n</output_tail>")
+        swebench = "Deployed OK\n[exit code 0]"  # benchmarks/swebench.yaml's template
+        turns = self.read(mini_call("c1", "make"), mini_result("c1", long, 0, "first..last"),
+                          mini_call("c2", "./deploy.sh"),
+                          mini_result("c2", swebench, 0, "Deployed OK\n"))
+        self.assertEqual([(t.output, t.exit_status) for t in turns],
+                         [("first..last", 0), ("Deployed OK\n", 0)])
+        for turn in turns:
+            self.assertNotIn("<", turn.output)
+            self.assertNotIn("[exit code", turn.output)
+
+    def test_a_timeout_or_an_action_not_run_is_unfinished(self):
+        timeout = ("<exception>An error occurred while executing the command: Command "
+                   "'./deploy.sh' timed out after 60 seconds</exception>\n"
+                   "<returncode>-1</returncode>\n<output>\nDeployed OK\n</output>")
+        turns = self.read(
+            mini_call("c1", "./deploy.sh"),
+            mini_result("c1", timeout, -1, "Deployed OK\n",
+                        exception_info="An error occurred while executing the command: "
+                                       "Command './deploy.sh' timed out after 60 seconds",
+                        exception_type="TimeoutExpired"),
+            mini_call("c2", "npm test"),
+            mini_result("c2", "<returncode>-1</returncode>\n<output>\n</output>", -1, "",
+                        exception_info="action was not executed"))
+        for turn in turns:
+            self.assertEqual((turn.finished, turn.exit_status), (False, None), turn.cmd)
+        # A return code of -1 the command itself gave (killed by SIGHUP) is a failure.
+        killed = self.read(mini_call("c1", "./deploy.sh"),
+                           mini_result("c1", "<returncode>-1</returncode>\n<output>\n</output>",
+                                       -1, ""))
+        self.assertEqual((killed[0].finished, killed[0].exit_status), (True, -1))
+
+    def test_text_based_observations_and_the_exit_message(self):
+        text_call = {"role": "assistant",
+                     "content": "THOUGHT: deploy.\n\n```mswea_bash_command\n./deploy.sh\n```",
+                     "extra": {"actions": [{"command": "./deploy.sh"}]}}
+        observation = {"role": "user",
+                       "content": "<returncode>2</returncode>\n<output>\nno\n</output>",
+                       "extra": {"raw_output": "no\n", "returncode": 2}}
+        submit = mini_call("c9", "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")
+        exit_message = {"role": "exit", "content": DEPLOYED,
+                        "extra": {"exit_status": "Submitted", "submission": DEPLOYED}}
+        turns = self.read(text_call, observation, submit, exit_message)
+        self.assertEqual(turns, [Turn("./deploy.sh", "no\n", 2)])
+
+    def test_parallel_tool_calls_pair_by_id(self):
+        both = {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "a", "type": "function",
+             "function": {"name": "bash", "arguments": json.dumps({"command": "make"})}},
+            {"id": "b", "type": "function",
+             "function": {"name": "bash", "arguments": json.dumps({"command": "make test"})}}]}
+        turns = self.read(
+            both,
+            mini_result("b", "<returncode>1</returncode>\n<output>\n1 failed\n</output>", 1,
+                        "1 failed\n"),
+            mini_result("a", "<returncode>0</returncode>\n<output>\nbuilt\n</output>", 0,
+                        "built\n"))
+        self.assertEqual(sorted((t.cmd, t.exit_status) for t in turns),
+                         [("make", 0), ("make test", 1)])
+
+    def test_a_submission_that_prints_tags_is_not_a_turn(self):
+        text = json.dumps({"trajectory_format": "mini-swe-agent-1", "info": {}, "messages": [
+            {"role": "assistant", "content": "```bash\n./deploy.sh\n```"},
+            {"role": "user", "content": "<returncode>1</returncode>\n<output>\nERROR\n</output>"},
+            {"role": "assistant", "content": "```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+                                             " && cat summary.txt\n```"},
+            {"role": "user", "content": f"<returncode>0</returncode>\n<output>\n{DEPLOYED}\n"
+                                        "</output>"}]})
+        turns = read_transcript(text, "r.traj.json", "mini-swe-agent")
+        self.assertEqual([t.cmd for t in turns], ["./deploy.sh"])
 
 
 def openhands_v1(answer):
@@ -473,7 +641,8 @@ class GitHubActionsFailClosed(unittest.TestCase):
     def statuses(self, *lines, gh=None):
         return [t.exit_status for t in self.read(*lines, gh=gh)]
 
-    def test_a_forged_step_does_not_take_the_real_steps_failure(self):
+    def test_a_forged_header_in_a_step_file_stays_output(self):
+        # A step's own file (a log archive's <n>_<step>.txt) is one step, whatever it prints.
         real = step_lines("./deploy.sh", "Deployed OK")
         forged = {
             "bare header": ["##[group]Run smoke tests", "##[endgroup]", "smoke: 3 checks"],
@@ -483,12 +652,9 @@ class GitHubActionsFailClosed(unittest.TestCase):
         }
         for name, lines in forged.items():
             with self.subTest(forged=name):
-                turns = self.read(*real, *lines, FAILED)
-                self.assertEqual(turns[0].output, "Deployed OK")
-                self.assertEqual([t.exit_status for t in turns], [1, 1])
-        # The lines of a group that never closes are what the program printed: output.
-        turns = self.read(*real, *forged["never closed"], FAILED)
-        self.assertEqual((turns[1].cmd, turns[1].output), ("smoke tests", "ERROR: rolled back"))
+                turn = github_actions.read_step(job_log(*real, *lines, FAILED), "2_Deploy.txt")
+                self.assertEqual((turn.cmd, turn.exit_status), ("./deploy.sh", 1))
+                self.assertTrue(turn.output.startswith("Deployed OK\nRun smoke tests"), turn.output)
 
     def test_a_printed_job_end_hides_no_line_and_no_failure(self):
         turns = self.read(*step_lines("./deploy.sh", "Deployed OK", "Post job cleanup.",
@@ -508,14 +674,39 @@ class GitHubActionsFailClosed(unittest.TestCase):
         self.assertEqual(self.statuses(*step_lines("./deploy.sh", "ok"),
                                        "##[error]Process completed with exit code 0."), [0])
 
-    def test_in_a_plain_log_a_failure_counts_back_to_the_previous_failure(self):
+    def test_in_a_plain_log_each_step_has_its_own_end(self):
+        # ScriptHandler.cs writes "Process completed with exit code N." into the step that
+        # failed, before the next step starts: a failure is that step's, no other's.
         passing = [*step_lines("make", "built"), *step_lines("make test", "3 passed")]
         self.assertEqual(self.statuses(*passing), [None, None])
         self.assertEqual(self.statuses(*passing, *step_lines("./deploy.sh", "ok"), FAILED),
-                         [1, 1, 1])
+                         [None, None, 1])
         earlier = ["##[error]Process completed with exit code 2."]
         self.assertEqual(self.statuses(*step_lines("lint", "bad"), *earlier, *passing, FAILED),
-                         [2, 1, 1])
+                         [2, None, 1])
+        # A step that ran after a failure (`if: always()`) has its own end.
+        rust = [*step_lines("rustc --version", "rustc 1.80.0"),
+                *step_lines("cargo test", "test result: FAILED. 3 passed; 1 failed"),
+                "##[error]Process completed with exit code 101.",
+                *step_lines("./upload-logs.sh", "uploaded")]
+        self.assertEqual(self.statuses(*rust), [None, 101, None])
+
+    def test_the_runners_colour_comes_off_the_command(self):
+        # ScriptHandler.cs writes each script line as ESC[36;1m<line>ESC[0m ("Bright Cyan").
+        lines = ["##[group]Run cargo build", "\x1b[36;1mcargo build\x1b[0m",
+                 "\x1b[36;1mcargo test --all\x1b[0m", "shell: /usr/bin/bash -e {0}",
+                 "##[endgroup]", "\x1b[1m\x1b[32m   Compiling\x1b[0m parser v0.1.0"]
+        turn = self.read(*lines)[0]
+        self.assertEqual(turn.cmd, "cargo build\ncargo test --all")
+        self.assertEqual(turn.output, "\x1b[1m\x1b[32m   Compiling\x1b[0m parser v0.1.0",
+                         "output is made readable where the models see it, as for every log")
+
+    def test_gh_lines_of_an_unknown_step_are_read_as_a_plain_log(self):
+        # gh prints UNKNOWN STEP when the archive lacks the step files (cli/cli#10740).
+        lines = [*step_lines("make", "built"), *step_lines("make test", "1 failed"), FAILED]
+        turns = self.read(*lines, gh=["UNKNOWN STEP"] * len(lines))
+        self.assertEqual([(t.cmd, t.exit_status) for t in turns],
+                         [("make", None), ("make test", 1)])
 
     def test_a_cancelled_or_timed_out_step_has_a_failed_status(self):
         deploy = step_lines("./deploy.sh", "Deployed OK", "waiting for health checks")
@@ -542,9 +733,12 @@ class GitHubActionsFailClosed(unittest.TestCase):
         import time
 
         started = time.monotonic()
-        turns = self.read(*["##[group]Run x"] * 30000, *[FAILED] * 30000)
+        turns = self.read(*[line for _ in range(30000) for line in step_lines("x")],
+                          *[FAILED] * 30000)
         self.assertEqual(len(turns), 30000)
-        self.assertEqual(turns[0].exit_status, 1)
+        self.assertEqual((turns[0].exit_status, turns[-1].exit_status), (None, 1))
+        printed = self.read(*["##[group]Run x"] * 30000, *[FAILED] * 30000)
+        self.assertEqual([t.exit_status for t in printed], [1])
         self.assertLess(time.monotonic() - started, 5, "quadratic in the status lines")
 
     def test_in_gh_output_the_step_column_keeps_a_failure_with_its_step(self):
@@ -553,11 +747,126 @@ class GitHubActionsFailClosed(unittest.TestCase):
                  "git version 2.51.0"]
         columns = ["Run make test"] * 5 + ["Deploy"] * 8 + ["Post Run actions/checkout@v5"] * 2
         turns = self.read(*lines, gh=columns)
-        self.assertEqual([t.exit_status for t in turns], [None, 1, 1])
-        self.assertEqual([t.output for t in turns], ["3 passed", "Deployed OK", ""])
+        self.assertEqual([(t.output, t.exit_status) for t in turns],
+                         [("3 passed", None), ("Deployed OK\nRun smoke tests", 1)])
         # A step column of its own is one runner step: the failure stays there.
         columns = ["Run make test"] * 5 + ["Deploy"] * 5 + ["Smoke"] * 5
         self.assertEqual([t.exit_status for t in self.read(*lines, gh=columns)], [None, None, 1])
+
+    def test_in_a_plain_log_a_printed_header_is_output_unless_it_is_the_runners(self):
+        # A Run header opens a step only when the runner's settings close its group
+        # (ScriptHandler.cs: shell:, env:; actions: with:); a bare or unclosed one is what
+        # the step printed, and the failure after it is the step's.
+        real = step_lines("./deploy.sh", "Deployed OK")
+        for name, lines in (("bare header", ["##[group]Run smoke tests", "##[endgroup]",
+                                             "smoke: 3 checks"]),
+                            ("never closed", ["##[group]Run smoke tests", "ERROR: rolled back"])):
+            with self.subTest(forged=name):
+                turns = self.read(*real, *lines, FAILED)
+                self.assertEqual([(t.cmd, t.exit_status) for t in turns], [("./deploy.sh", 1)])
+                self.assertTrue(turns[0].output.startswith("Deployed OK\nRun smoke tests"))
+        # A header printed whole, settings and all, cannot be told from the runner's in a
+        # plain log (docs/formats.md): it reads as a step of its own.
+        whole = ["##[group]Run smoke tests", "smoke tests", "shell: /usr/bin/bash -e {0}",
+                 "##[endgroup]", "ok"]
+        self.assertEqual(self.statuses(*real, *whole, FAILED), [None, 1])
+
+
+class LogFolders(unittest.TestCase):
+    """`--log` may name a folder: an OpenHands session, or a GitHub Actions job's step logs."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def write(self, relative, text):
+        path = os.path.join(self.tmp, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return path
+
+    def test_step_files_of_a_log_archive_read_as_one_step_each(self):
+        from receipt_pair.logs import read_log
+
+        job = os.path.join(self.tmp, "test")
+        self.write("test/1_Set up job.txt", job_log("Current runner version: '2.328.0'",
+                                                    "Complete job name: test"))
+        self.write("test/2_Run make.txt", job_log(*step_lines("make", "built")))
+        self.write("test/10_Run tests.txt", job_log(
+            *step_lines("./test.sh", "3 passed"), "##[group]Run smoke", "shell: x",
+            "##[endgroup]", "1 failed", FAILED))
+        self.write("test/3_Run lint.txt", job_log(*step_lines("ruff check", "All checks passed!")))
+        self.write("test/11_Post Run actions-checkout@v5.txt", job_log("Post job cleanup.",
+                                                                        FAILED))
+        self.write("test/0_test.txt", job_log(*step_lines("make", "built"),
+                                              *step_lines("./test.sh", "x"), FAILED))
+        self.write("test/system.txt", "2024-05-01T10:00:00.0000000Z Requested labels: x\n")
+        read = read_log(job)
+        self.assertEqual([(t.cmd, t.exit_status) for t in read.turns],
+                         [("make", None), ("ruff check", None), ("./test.sh", 1)])
+        self.assertIn("Run smoke", read.turns[2].output)
+        self.assertEqual(read, read_log(job + os.sep), "the same folder, the same sha256")
+
+    def test_an_openhands_session_folder_is_read_in_event_order(self):
+        from receipt_pair.logs import read_log
+
+        # V0 writes sessions/<sid>/events/<id>.json, one event per file (stream.py); in the
+        # shell's order 10.json comes before 2.json.
+        events = {0: {"id": 0, "source": "user", "action": "message",
+                      "args": {"content": "build it"}},
+                  1: {"id": 1, "source": "agent", "action": "run", "args": {"command": "make"}},
+                  2: {"id": 2, "cause": 1, "observation": "run", "content": "built",
+                      "extras": {"metadata": {"exit_code": 0}}},
+                  10: {"id": 10, "source": "agent", "action": "run",
+                       "args": {"command": "make test"}},
+                  11: {"id": 11, "cause": 10, "observation": "run", "content": "1 failed",
+                       "extras": {"metadata": {"exit_code": 1}}}}
+        for number in range(3, 10):
+            events[number] = {"id": number, "observation": "agent_state_changed", "cause": None,
+                              "content": "", "extras": {"agent_state": "running"}}
+        for number, event in events.items():
+            self.write(f"sessions/abc/events/{number}.json", json.dumps(event))
+        self.write("sessions/abc/metadata.json", json.dumps({"title": "x"}))
+        self.write("sessions/abc/event_cache/0-25.json", json.dumps(list(events.values())))
+        session = os.path.join(self.tmp, "sessions", "abc")
+        expected = [Turn("make", "built", 0), Turn("make test", "1 failed", 1)]
+        for path in (session, os.path.join(session, "events")):
+            with self.subTest(path=os.path.relpath(path, self.tmp)):
+                self.assertEqual(read_log(path).turns, expected)
+                self.assertEqual(read_log(path, fmt="openhands").turns, expected)
+        with self.assertRaises(InputError):
+            read_log(session, fmt="github-actions")
+        # V1 (software agent SDK): events/event-<index>-<uuid>.json, ordered by the index.
+        v1 = [json.loads(line) for line in openhands_v1_calls(
+            terminal("make", "built", exit_code=0), terminal("make test", "1 failed",
+                                                             exit_code=1)).splitlines()]
+        for index, event in enumerate(v1):
+            self.write(f"conv/events/event-{index:05d}-{9 - index}aa.json", json.dumps(event))
+        self.assertEqual(read_log(os.path.join(self.tmp, "conv")).turns, expected)
+
+    def test_a_bad_event_file_is_named_in_the_error(self):
+        from receipt_pair.logs import read_log
+
+        self.write("s/events/0.json", json.dumps({"id": 0, "action": "run",
+                                                  "args": {"command": "make"}}))
+        self.write("s/events/1.json", "[1, 2")
+        with self.assertRaises(InputError) as caught:
+            read_log(os.path.join(self.tmp, "s"))
+        self.assertIn("1.json", str(caught.exception))
+
+    def test_a_folder_that_is_neither_is_one_clear_error(self):
+        from receipt_pair.logs import read_log
+
+        self.write("notes/readme.txt", "hello\n")
+        self.write("notes/1.json", "{}")
+        with self.assertRaises(InputError) as caught:
+            read_log(os.path.join(self.tmp, "notes"))
+        self.assertIn("notes", str(caught.exception))
+        self.assertIn("OpenHands", str(caught.exception))
+        self.assertNotIn("\n", str(caught.exception))
+        with self.assertRaises(InputError):
+            read_log(os.path.join(self.tmp, "notes"), fmt="turns")
 
 
 def read_as(fmt, text, name="session"):
@@ -869,6 +1178,26 @@ class Unfinished(unittest.TestCase):
         self.assertEqual((ended[0].finished, ended[0].exit_status, ended[0].output),
                          (True, 0, "running\n7 passed"))
 
+    def test_codex_a_session_belongs_to_the_command_that_announced_it_last(self):
+        turns = read_as("codex", codex_rollout(
+            ("c1", "exec_command", {"cmd": "npm start"}, exec_output("listening", session=5)),
+            ("c2", "exec_command", {"cmd": "npm test"}, exec_output("running", session=5)),
+            ("c3", "write_stdin", {"session_id": 5, "chars": ""},
+             exec_output("1 failed", exited=1))))
+        self.assert_running(turns[0])
+        self.assertEqual(turns[2], Turn("npm test", "running\n1 failed", 1))
+
+    def test_codex_an_end_event_leaves_no_second_turn_of_the_command(self):
+        turns = read_as("codex", codex_rollout(
+            ("c1", "exec_command", {"cmd": "npm test"}, exec_output("running", session=7)),
+            ("c2", "write_stdin", {"session_id": 7, "chars": ""},
+             exec_output("7 passed", exited=0))) +
+            json.dumps({"type": "event_msg", "payload": {
+                "type": "exec_command_end", "call_id": "c1", "exit_code": 0,
+                "aggregated_output": "running\n7 passed"}}) + "\n")
+        self.assertEqual(turns[0], Turn("npm test", "running\n7 passed", 0))
+        self.assertEqual([t.cmd for t in turns].count("npm test"), 1)
+
     def test_gemini_cli_background(self):
         cases = [({"command": "npm start", "is_background": True},
                   "Command moved to background (PID: 4242). Output hidden. Press Ctrl+B to view."),
@@ -913,6 +1242,125 @@ class Unfinished(unittest.TestCase):
         self.assert_running(turns[1])
         self.assertEqual((turns[2].finished, turns[2].exit_status), (True, 127))
         self.assertTrue(turns[3].finished)
+
+
+REAL = os.path.join(HERE, "real")
+
+
+def _real_fixtures():
+    """(format, name, path) of every real cut-down under real/<format>/."""
+    found = []
+    for fmt in sorted(os.listdir(REAL)):
+        for name in sorted(os.listdir(os.path.join(REAL, fmt))):
+            if ".expected." in name or name == "SOURCES.md":
+                continue
+            found.append((fmt, name, os.path.join(REAL, fmt, name)))
+    return found
+
+
+class RealFiles(unittest.TestCase):
+    """Cut-downs of real session files (whole records, verbatim), each named with its
+    source in its folder's SOURCES.md: told from their content, read to their golden turns."""
+
+    def test_every_real_file_gives_its_golden_turns(self):
+        from receipt_pair.logs import read_log
+
+        fixtures = _real_fixtures()
+        self.assertGreaterEqual(len(fixtures), 1)
+        for fmt, name, path in fixtures:
+            with self.subTest(fixture=f"{fmt}/{name}"):
+                with open(os.path.join(REAL, fmt, name.rsplit(".", 1)[0] + ".expected.json")
+                          if os.path.isfile(path) else path + ".expected.json") as handle:
+                    expected = json.load(handle)
+                if os.path.isdir(path):
+                    turns = read_log(path, redact=False).turns
+                else:
+                    text = _text(path)
+                    self.assertEqual(detect(text), fmt)
+                    turns = read_transcript(text, name, fmt)
+                self.assertEqual(_as_dicts(turns), expected)
+
+    def test_every_real_file_names_its_source(self):
+        for fmt, name, _ in _real_fixtures():
+            with self.subTest(fixture=f"{fmt}/{name}"):
+                with open(os.path.join(REAL, fmt, "SOURCES.md"), encoding="utf-8") as handle:
+                    self.assertIn(f"`{name}`", handle.read())
+
+
+def notification(task_id, summary, status="completed", tool_use_id=None):
+    """A <task-notification> as Claude Code hands it back for a background command."""
+    use = f"<tool-use-id>{tool_use_id}</tool-use-id>\n" if tool_use_id else ""
+    return (f"<task-notification>\n<task-id>{task_id}</task-id>\n{use}"
+            f"<output-file>/tmp/claude/tasks/{task_id}.output</output-file>\n"
+            f"<status>{status}</status>\n<summary>{summary}</summary>\n</task-notification>\n"
+            f"Read the output file to retrieve the result: /tmp/claude/tasks/{task_id}.output")
+
+
+STARTED = ("Command running in background with ID: {}. Output is being written to: "
+           "/tmp/claude/tasks/{}.output. You will be notified when it completes.")
+
+
+class BackgroundEnds(unittest.TestCase):
+    """A background command's end arrives later in a record of the harness: where the file
+    holds it, the command's turn takes its status and is finished."""
+
+    def session(self, *records):
+        text = claude_calls(
+            ("Bash", {"command": "npm test", "run_in_background": True},
+             STARTED.format("b7f2a1", "b7f2a1"), None),
+            ("Bash", {"command": "npm run deploy", "run_in_background": True},
+             STARTED.format("c9d0e2", "c9d0e2"), None))
+        return read_as("claude-code", text + "".join(json.dumps(r) + "\n" for r in records))
+
+    def test_a_notification_with_an_exit_code_ends_the_command(self):
+        failed = notification("b7f2a1", 'Background command "Run the tests" completed '
+                                         "(exit code 1)", tool_use_id="t0")
+        # The same notice reaches the file up to three ways (queue, attachment, user line).
+        for record in ({"type": "user", "message": {"role": "user", "content": failed}},
+                       {"type": "queue-operation", "operation": "enqueue", "content": failed},
+                       {"type": "attachment", "attachment": {
+                           "type": "queued_command", "prompt": failed,
+                           "origin": {"kind": "task-notification"}}}):
+            with self.subTest(record=record["type"]):
+                turns = self.session(record)
+                self.assertEqual((turns[0].finished, turns[0].exit_status, turns[0].output),
+                                 (True, 1, ""))
+                self.assertEqual((turns[1].finished, turns[1].exit_status), (False, None))
+
+    def test_an_exit_code_of_zero_by_tool_use_id_alone_ends_the_command(self):
+        passed = notification("x", 'Background command "Run the tests" completed '
+                                   "(exit code 0)", tool_use_id="t0")
+        turns = self.session({"type": "user", "message": {"role": "user", "content": passed}})
+        self.assertEqual((turns[0].finished, turns[0].exit_status), (True, 0))
+
+    def test_it_pairs_by_task_id_and_the_last_exit_code_is_the_harnesss(self):
+        passed = notification("c9d0e2", 'Background command "deploy (exit code 1)" completed '
+                                         "(exit code 0)")
+        turns = self.session({"type": "user", "message": {"role": "user", "content": passed}})
+        self.assertEqual((turns[1].finished, turns[1].exit_status), (True, 0))
+        self.assertFalse(turns[0].finished)
+
+    def test_without_an_exit_code_the_command_stays_unfinished(self):
+        for summary, status in (('Background command "Run the tests" was stopped', "killed"),
+                                ('Background command "Run the tests" completed', "completed")):
+            with self.subTest(status=status):
+                turns = self.session({"type": "queue-operation", "operation": "enqueue",
+                                      "content": notification("b7f2a1", summary, status)})
+                self.assertEqual((turns[0].finished, turns[0].exit_status), (False, None))
+        failed = self.session({"type": "queue-operation", "operation": "enqueue",
+                               "content": notification("b7f2a1", "Background command failed",
+                                                       "failed")})
+        self.assertEqual((failed[0].finished, failed[0].exit_status), (True, 1))
+
+    def test_a_printed_notification_is_not_the_harnesss(self):
+        # A command's own output (a tool_result) can print the same text: it ends nothing.
+        printed = notification("b7f2a1", 'Background command "x" completed (exit code 0)')
+        text = claude_calls(
+            ("Bash", {"command": "npm test", "run_in_background": True},
+             STARTED.format("b7f2a1", "b7f2a1"), None),
+            ("Bash", {"command": "cat notes.txt"}, printed, None))
+        turns = read_as("claude-code", text)
+        self.assertEqual((turns[0].finished, turns[0].exit_status), (False, None))
 
 
 class Fuzz(unittest.TestCase):
@@ -1023,8 +1471,11 @@ class Code(unittest.TestCase):
     def test_imports_only_the_standard_library_turn_and_input_error(self):
         stdlib = STDLIB
         allowed_relative = {("turn", "Turn"), ("turn", "EDIT"), ("turn", "VIEW"),
-                            ("errors", "InputError"), ("files", "loads_strict")}
-        for path in sorted(glob.glob(os.path.join(PACKAGE, "*.py"))):
+                            ("errors", "InputError"), ("store.files", "loads_strict"),
+                            ("store.jsonl", "whole_lines")}
+        paths = sorted(glob.glob(os.path.join(PACKAGE, "*.py")))
+        self.assertGreaterEqual(len(paths), 9, "the readers' folder moved: point PACKAGE at it")
+        for path in paths:
             with open(path, encoding="utf-8") as handle:
                 tree = ast.parse(handle.read(), path)
             for node in ast.walk(tree):
@@ -1035,12 +1486,14 @@ class Code(unittest.TestCase):
                     elif isinstance(node, ast.ImportFrom):
                         if node.level == 0:
                             self.assertIn(node.module.split(".")[0], stdlib)
-                        elif node.level == 2:
+                        elif node.level >= 2:  # the package's top, past the logs layer
                             for alias in node.names:
                                 self.assertIn((node.module, alias.name), allowed_relative)
 
     def test_modules_stay_short(self):
-        for path in sorted(glob.glob(os.path.join(PACKAGE, "*.py"))):
+        paths = sorted(glob.glob(os.path.join(PACKAGE, "*.py")))
+        self.assertGreaterEqual(len(paths), 9)
+        for path in paths:
             with self.subTest(module=os.path.basename(path)):
                 with open(path, encoding="utf-8") as handle:
                     self.assertLess(len(handle.read().splitlines()), 300)

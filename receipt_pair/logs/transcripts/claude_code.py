@@ -33,6 +33,14 @@ KINDS = {"Edit": EDIT, "MultiEdit": EDIT, "Write": EDIT, "NotebookEdit": EDIT,
 # sent it there). Its result says only that; how it ended comes later, as a notice.
 _BACKGROUND = re.compile(r"\ACommand (?:running in background with ID: |[^\n]{0,200}?(?:was "
                          r"moved to the background|was manually backgrounded by user))")
+_BACKGROUND_ID = re.compile(r"\ACommand [^\n]{0,300}?(?:with ID: |\(ID: )([\w-]{1,100})")
+# How a background command ended comes back later as a notice in a record of the harness
+# (a queued command, an attachment, or a user line of its own), never in a tool result:
+# "(exit code N)" at the end of its summary (the description before it is the model's).
+_NOTICES = ("<task-notification>", "<bash-notification>")
+_NOTICE_IDS = re.compile(r"<(tool-use-id|task-id|shell-id)>([^<\s]{1,200})</\1>")
+_NOTICE_STATUS = re.compile(r"<status>([^<\s]{1,40})</status>")
+_NOTICE_EXIT = re.compile(r"\(exit code (-?\d{1,9})\)")
 
 
 def looks_like(record):
@@ -48,18 +56,26 @@ def looks_like(record):
 
 def read(text, name):
     """Turns from the text of a Claude Code session file, in the order of the tool calls."""
-    calls = []  # (tool_use id, command), in order
+    calls = []  # (tool_use id, command, tool, started in the background), in order
     seen = set()
     results = {}  # tool_use id -> (output, exit status)
+    ids = {}  # tool_use id -> the background task id its result names
+    ends = {}  # tool_use id or task id -> the exit status the harness's notice gave it
     for number, record in json_lines(text, name):
         where = f"{name} line {number}"
         kind = need(record, "type", str, where)
+        if kind in ("queue-operation", "attachment"):
+            _notice(_queued_text(kind, record), ends)
         if kind not in ("assistant", "user"):
             continue
         message = need(record, "message", dict, where)
         content = get(message, "content", (str, list), where, default=[])
         if isinstance(content, str):
-            continue  # words the person typed, or the assistant's plain text
+            if kind == "user":  # words the person typed, or the harness's own notice
+                _notice(content, ends)
+            continue
+        task = record.get("toolUseResult")
+        task = task.get("backgroundTaskId") if isinstance(task, dict) else None
         for index, block in enumerate(content, 1):
             block_where = f"{where} content block {index}"
             if not isinstance(block, dict):
@@ -77,16 +93,55 @@ def read(text, name):
                 call_id = need(block, "tool_use_id", str, block_where)
                 if call_id not in results:
                     results[call_id] = _result(block, block_where)
-    turns = [_turn(cmd, tool, background, *results[call_id])
+                    named = _BACKGROUND_ID.match(results[call_id][0])
+                    task_id = named.group(1) if named else task
+                    if isinstance(task_id, str):
+                        ids[call_id] = task_id
+    turns = [_turn(cmd, tool, background, *results[call_id],
+                   ends.get(call_id, ends.get(ids.get(call_id))))
              for call_id, cmd, tool, background in calls if call_id in results]
     return finish(turns, name, LABEL)
 
 
-def _turn(cmd, tool, background, output, exit_status):
-    """A call as a turn: a model's words dropped, a background command unfinished."""
+def _turn(cmd, tool, background, output, exit_status, end=None):
+    """A call as a turn: a model's words dropped, a background command unfinished until a
+    notice of the harness says how it ended (its result said only that it started)."""
     running = tool == "Bash" and (background or _BACKGROUND.match(output) is not None)
+    if running and end is not None and exit_status is None:
+        running, exit_status, output = False, end, ""
     return turn(cmd, output, exit_status, finished=not running, kind=KINDS.get(tool),
                 model_text=tool in MODEL_TEXT_TOOLS)
+
+
+def _queued_text(kind, record):
+    """The text of a queued command (`queue-operation` enqueue, `queued_command`
+    attachment), where the harness hands back a notice while the agent is busy; "" for
+    any other record of these types, which the reader otherwise skips."""
+    text = None
+    if kind == "queue-operation" and record.get("operation") == "enqueue":
+        text = record.get("content")
+    attachment = record.get("attachment")
+    if kind == "attachment" and isinstance(attachment, dict) and \
+            attachment.get("type") == "queued_command":
+        text = attachment.get("prompt")
+    return text if isinstance(text, str) else ""
+
+
+def _notice(text, ends):
+    """Record how a background command ended, by its tool_use id and task id, when `text`
+    is a notice that says so: the last "(exit code N)" of it, or a failed status (1)."""
+    if not text.lstrip().startswith(_NOTICES):
+        return
+    codes = _NOTICE_EXIT.findall(text)
+    status = _NOTICE_STATUS.search(text)
+    if codes:
+        end = int(codes[-1])
+    elif status and status.group(1) == "failed":
+        end = ERROR_STATUS
+    else:
+        return  # stopped, or ended without saying how: the command stays unfinished
+    for _, key in _NOTICE_IDS.findall(text):
+        ends.setdefault(key, end)
 
 
 def _command(tool, args, where):

@@ -74,8 +74,10 @@ def read(text, name):
         running = False
         if call_id in outputs:
             output, exit_status, running = outputs[call_id]
-            if running and tool != "write_stdin":
-                sessions.setdefault(running, (cmd, []))
+            if running and tool != "write_stdin" and call_id not in ends:
+                # The command that announced a session ID last owns it: an earlier one
+                # with that ID ended unseen (its turn stays unfinished).
+                sessions[running] = (cmd, [])
             if running and call_id in ends:
                 # the command ended later in the session: its end event has all it printed
                 (output, exit_status), running = ends[call_id], False

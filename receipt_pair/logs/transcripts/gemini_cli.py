@@ -46,6 +46,12 @@ KINDS = {"replace": EDIT, "write_file": EDIT, "read_file": VIEW, "read_many_file
 # A shell command sent to the background (`is_background`, or moved there while it ran)
 # reports only that; a foreground command that left processes running names their PIDs.
 _BACKGROUNDED = "Command moved to background (PID:"
+# The newest versions wrap a tool's text in these lines (wrapUntrusted), escaping a closing
+# tag inside it; the wrapper is Gemini CLI's, not the tool's output.
+_WRAP_OPEN, _WRAP_CLOSE = "<untrusted_context>", "</untrusted_context>"
+_WRAP_ESCAPED = "&lt;/untrusted_context&gt;"
+# A signal of 0 (what node-pty reports for a command that exited) or none is no signal.
+_NO_SIGNAL = ("(none)", "0", "")
 
 
 def looks_like_document(value):
@@ -165,52 +171,87 @@ def _result_text(result, where):
                     break
         else:
             texts.append(text_of(part, where))
-    return "\n".join(text for text in texts if text), errored
+    return "\n".join(_unwrap(text) for text in texts if text), errored
+
+
+def _unwrap(text):
+    """The text inside Gemini CLI's <untrusted_context> wrapper, as the tool wrote it."""
+    if not text.startswith(_WRAP_OPEN):
+        return text
+    inner = text[len(_WRAP_OPEN):]
+    inner = inner[1:] if inner.startswith("\n") else inner
+    if inner.endswith(_WRAP_CLOSE):
+        inner = inner[:-len(_WRAP_CLOSE)]
+        inner = inner[:-1] if inner.endswith("\n") else inner
+    return inner.replace(_WRAP_ESCAPED, _WRAP_CLOSE)
 
 
 def _turn(tool, args, output, where, failed=None):
     """A call as a turn; `failed`, the status of a call recorded as failed, is its exit
     status when it records no failed one of its own."""
-    code, running = None, False
+    code, running, summary = None, False, False
     command = get(args, "command", str, where) if tool == SHELL_TOOL else None
     if command is not None:
         running = args.get("is_background") is True or output.startswith(_BACKGROUNDED)
-        output, code, background = _split_shell_block(output)
+        split = _split_shell_block(output)
+        # Every version answers with its labelled block or one of its own sentences; any
+        # other text is a model's summary of the output (summarizeToolOutput), not output.
+        summary = split is None and not running
+        output, code, background = split or (output, None, False)
         running = running or background
     status = failed if failed and not code else code
     subagent = _SUBAGENT_REPORT.match(output)
     return turn(tool_summary(tool, args) if command is None else command, output, status,
                 finished=not running, kind=KINDS.get(tool),
-                model_text=tool in MODEL_TEXT_TOOLS or bool(subagent and subagent[1] == tool))
+                model_text=summary or tool in MODEL_TEXT_TOOLS or
+                bool(subagent and subagent[1] == tool))
 
 
 def _split_shell_block(text):
     """(output, exit status, whether processes it started still ran) of run_shell_command's
-    labelled block; other text unchanged."""
+    labelled block, or of a sentence it writes when a command was stopped; None for text
+    that is neither.
+
+    Versions: `Command:`/`Directory:` first (older ones), then `Output:` (or, earliest,
+    `Stdout:` and `Stderr:`), then `Error:`, `Exit Code:`, `Signal:`, `Background PIDs:`,
+    `Process Group PGID:`, read from the end (older versions write all of them, newer ones
+    only those that apply)."""
     lines = text.split("\n")
     while lines and lines[0].startswith(("Command: ", "Directory: ")):
         lines.pop(0)  # older versions repeat the command and directory first
-    if not lines or not lines[0].startswith("Output: "):
+    if not lines or not lines[0].startswith(("Output: ", "Stdout: ")):
         for sentence, code in _ABORTS:
             if text.startswith(sentence):
                 return text, code, False
-        return text, None, False
-    lines[0] = lines[0][len("Output: "):]
+        return None
     trailers = {}
     for key in _TRAILERS:
         if len(lines) > 1 and lines[-1].startswith(key + ": ") and key not in trailers:
             trailers[key] = lines.pop()[len(key) + 2:]
-    if lines == ["(empty)"]:
-        lines = [""]
-    for key in ("Error", "Signal"):  # real failures stay visible in the output
-        if trailers.get(key, "(none)") != "(none)":
+    lines = _streams(lines)
+    for key, nothing in (("Error", ("(none)", "")), ("Signal", _NO_SIGNAL)):
+        if trailers.get(key, "(none)").strip() not in nothing:  # real failures stay visible
             lines.append(f"{key}: {trailers[key]}")
     code = trailers.get("Exit Code", "")
     code = int(code) if _EXIT.match(code) else None
-    if not code and trailers.get("Signal", "(none)") != "(none)":
+    if not code and trailers.get("Signal", "(none)").strip() not in _NO_SIGNAL:
         code = _signal_status(trailers["Signal"].strip())
     background = trailers.get("Background PIDs", "(none)").strip() not in ("(none)", "")
     return "\n".join(lines), code, background
+
+
+def _streams(lines):
+    """The output lines of `Output: ...`, or of `Stdout: ...` then `Stderr: ...` (the
+    last `Stderr:` line is the label; a stream that is `(empty)` is nothing)."""
+    label = "Output: " if lines[0].startswith("Output: ") else "Stdout: "
+    lines = [lines[0][len(label):]] + lines[1:]
+    parts = [lines]
+    if label == "Stdout: ":
+        cut = max((i for i, line in enumerate(lines) if i and line.startswith("Stderr: ")),
+                  default=None)
+        if cut is not None:
+            parts = [lines[:cut], [lines[cut][len("Stderr: "):]] + lines[cut + 1:]]
+    return [line for part in parts if part != ["(empty)"] for line in part]
 
 
 def _signal_status(signal):

@@ -1,14 +1,17 @@
-"""GitHub Actions job logs, as downloaded or as `gh run view --log` prints them.
+"""GitHub Actions job logs, as downloaded or as `gh run view --log` prints them, and the
+step files of a downloaded log archive (`<job>/<n>_<step>.txt`, one step each).
 
 Every line starts with a UTC timestamp (`2024-01-01T00:00:00.0000000Z `); `gh` adds
 `<job>\\t<step>\\t` before it. A step opens with `##[group]Run <command>`, repeats its
-script, `shell:` and `env:` lines, closes the group with `##[endgroup]` and prints its
-output; a failing step ends with `##[error]Process completed with exit code N.`
-See docs/formats.md.
+script (each line coloured bright cyan), `shell:` and `env:` lines, closes the group with
+`##[endgroup]` and prints its output; a failing step ends with
+`##[error]Process completed with exit code N.`, which the runner writes into the step that
+failed before the next one starts. See docs/formats.md.
 
-A program run in a step can print every one of these lines itself (`::group::Run x`
-is logged as `##[group]Run x`), so a step header may be forged. The reader fails closed:
-a failure is never dropped, and it counts for every step it may belong to (below).
+A program run in a step can print every one of these lines itself (`::group::Run x` is
+logged as `##[group]Run x`), so a step header may be forged: a header opens a step only
+where the runner's hand shows (below), else it is output of the step that printed it, and
+each step ends where its own lines say.
 """
 
 import re
@@ -20,13 +23,18 @@ LABEL = "GitHub Actions"
 _TIMESTAMP = r"\ufeff?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z ?"
 # The form is told once, from the file's first line that is not blank (the runner's, never
 # a program's): per line, a tab inside a command's output could pass for a `gh` prefix.
-_GH_LINE = re.compile(r"\A([^\t\n]*\t[^\t\n]*)\t" + _TIMESTAMP)
+_GH_LINE = re.compile(r"\A([^\t\n]*\t([^\t\n]*))\t" + _TIMESTAMP)
 _PLAIN_LINE = re.compile(r"\A" + _TIMESTAMP)
 _STEP_START = re.compile(r"^(?:[^\t\n]*\t[^\t\n]*\t)?\ufeff?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
                          r"(?:\.\d{1,9})?Z ##\[group\]Run ", re.M)
 _RUN = "##[group]Run "
 # After the script, the runner lists the step's settings; none of it was run.
 _SETTINGS = ("shell:", "with:", "env:")
+# The runner writes each script line as ESC[36;1m<line>ESC[0m (ScriptHandler.cs); the
+# colour is the runner's, not the command's.
+_SCRIPT_COLOUR = re.compile(r"\A\x1b?\[36;1m(.*?)\x1b?\[0m\Z")
+# gh's step column when the archive lacks the step files: it tells no step from another.
+_UNKNOWN_STEP = "UNKNOWN STEP"
 # The runner's lines that end a step in failure, and the status each gives it. A step that
 # was cancelled or timed out prints no exit code: 130 is a shell's status for a command
 # stopped by Ctrl-C (128 + SIGINT), 124 is `timeout`'s. Any other `##[error]` line (an
@@ -45,59 +53,105 @@ def looks_like(text):
 
 
 def read(text, name):
-    """Turns from a GitHub Actions job log: one per `Run` step, in order.
-
-    A failing status goes to the step it lands in and to the steps before it that may be
-    the same runner step: in `gh run view --log` output, those with the same step column;
-    in a plain job log, which marks no step's end, every step since the previous failure.
-    """
+    """Turns from a GitHub Actions job log: one per `Run` step, in order."""
     lines = [raw.rstrip("\r") for raw in text.split("\n")]
     first = next((line for line in lines if line.strip()), "")
-    gh = _GH_LINE.match(first) is not None
+    match = _GH_LINE.match(first)
+    gh = match is not None and match.group(2) != _UNKNOWN_STEP
+    steps = _steps(lines, "gh" if gh else "plain" if match is None else "unknown")
+    return finish([_turn(step) for step in steps], name, LABEL)
+
+
+def read_step(text, name):
+    """The turn of one step's own file, or None for a step of the runner's own (set up,
+    post steps, complete job), which has no `Run` header. Every line of the file is that
+    step's: a `Run` header after the first is something the step printed."""
+    steps = _steps([raw.rstrip("\r") for raw in text.split("\n")], "step")
+    return _turn(steps[0]) if steps else None
+
+
+def _turn(step):
+    return turn("\n".join(step["script"]).strip() or step["header"],
+                "\n".join(step["output"]).strip("\n"), step["status"])
+
+
+def _steps(lines, form):
+    """The steps of a log's lines. `form`: "gh" (a step column on every line), "unknown"
+    (gh's prefix, but no step told apart), "plain", or "step" (one step's own file).
+
+    A `Run` header after the first opens a step of its own only where the runner's hand
+    shows: in the gh form a step column of its own (gh writes it, not the program); in a
+    plain log a group the runner's settings (`shell:`, `with:`, `env:`) close. Any other is
+    something the step printed, and stays its output, so its failure stays with it.
+    """
     steps = []
     step = None
-    failures = 0  # failure lines so far: in a plain log, the only boundary a program cannot forge
+    header = None  # a Run header whose group is still open: the runner's, or printed?
     for raw in lines:
-        column, line = _split(raw, gh)
+        column, line = _split(raw, form)
         status = _status(line)
         if status is not None:
             if step is not None:
-                _record(steps, status)
-            failures += 1 if status else 0
+                _record(step, status)
             continue
-        if line.startswith(_RUN):
-            _close_group(step, closed=False)
-            step = {"header": line[len(_RUN):].strip(), "column": column,
-                    "segment": column if gh else failures, "group": [], "settings": None,
-                    "script": [], "output": [], "status": None}
-            steps.append(step)
+        if header is not None:
+            if line.startswith(_RUN):
+                step = _settle(steps, step, header, closed=False)
+                header = None
+            elif line.startswith("##[endgroup]"):
+                step, header = _settle(steps, step, header, closed=True), None
+                continue
+            else:
+                if header["settings"] is None and line.startswith(_SETTINGS):
+                    header["settings"] = len(header["group"])
+                header["group"].append(line)
+                continue
+        if line.startswith(_RUN) and (step is None or _may_open(form, column, step)):
+            header = {"header": line[len(_RUN):].strip(), "column": column, "group": [],
+                      "settings": None, "own": step is None or form == "gh"}
         elif step is None:
             continue  # job setup before the first step
-        elif gh and column is not None and column != step["column"]:
+        elif form == "gh" and column is not None and column != step["column"]:
             continue  # another of the runner's steps (post steps, "Complete job"): no turn
-        elif step["group"] is not None:
-            if line.startswith("##[endgroup]"):
-                _close_group(step, closed=True)
-            else:
-                if step["settings"] is None and line.startswith(_SETTINGS):
-                    step["settings"] = len(step["group"])
-                step["group"].append(line)
         elif not line.startswith("##[endgroup]"):
             if line.startswith("##[group]"):
                 line = line[len("##[group]"):]
             step["output"].append(line)
-    _close_group(step, closed=False)
-    turns = [turn("\n".join(s["script"]).strip() or s["header"],
-                  "\n".join(s["output"]).strip("\n"), s["status"]) for s in steps]
-    return finish(turns, name, LABEL)
+    if header is not None:
+        _settle(steps, step, header, closed=False)
+    return steps
 
 
-def _split(raw, gh):
+def _may_open(form, column, step):
+    """Whether a Run header may open a new step after `step`."""
+    if form == "step":
+        return False  # a step's own file: every later header is the step's output
+    return form != "gh" or column != step["column"]
+
+
+def _settle(steps, step, header, closed):
+    """The step after a Run header's group ends: a new step where the header is the
+    runner's (its own gh column, the first of the log, or closed by the runner's settings),
+    else the same step with the header and its group as output. Returns the current step."""
+    group, settings = header["group"], header["settings"]
+    script = closed and settings is not None
+    if header["own"] or script:
+        new = {"header": header["header"], "column": header["column"], "status": None,
+               "script": [_uncoloured(line) for line in group[:settings]] if script else [],
+               "output": [] if script else list(group)}
+        steps.append(new)
+        return new
+    step["output"].extend(["Run " + header["header"], *group])
+    return step
+
+
+def _split(raw, form):
     """(gh step column or None, the line without its prefix)."""
-    match = (_GH_LINE if gh else _PLAIN_LINE).match(raw)
+    prefixed = form in ("gh", "unknown")
+    match = (_GH_LINE if prefixed else _PLAIN_LINE).match(raw)
     if match is None:
         return None, raw
-    return (match.group(1) if gh else None), raw[match.end():]
+    return (match.group(1) if prefixed else None), raw[match.end():]
 
 
 def _status(line):
@@ -114,29 +168,12 @@ def _status(line):
     return None
 
 
-def _record(steps, status):
-    """Give `status` to the current (last) step, and a failure to every step before it that
-    may really be the same runner step."""
-    step = steps[-1]
-    if not status:
-        if step["status"] is None:  # a zero never hides a failure already seen
-            step["status"] = status
-        return
-    step["status"] = status
-    for index in range(len(steps) - 2, -1, -1):
-        earlier = steps[index]
-        # A step already failed had the ones before it covered then: stop, and stay linear.
-        if earlier["segment"] != step["segment"] or earlier["status"]:
-            break
-        earlier["status"] = status
+def _record(step, status):
+    """Give `status` to the step it lands in; a zero never hides a failure already seen."""
+    if status or step["status"] is None:
+        step["status"] = status
 
-def _close_group(step, closed):
-    """End a step's opening group: its script, if the runner's settings closed it."""
-    if step is None or step["group"] is None:
-        return
-    group, settings = step["group"], step["settings"]
-    step["group"] = None
-    if closed and settings is not None:
-        step["script"] = group[:settings]
-    else:  # no settings block, or never closed: not the runner's header, so it is output
-        step["output"].extend(group)
+
+def _uncoloured(line):
+    match = _SCRIPT_COLOUR.match(line)
+    return match.group(1) if match else line

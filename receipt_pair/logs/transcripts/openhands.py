@@ -66,6 +66,12 @@ def read(text, name):
         numbered = [(f"{name} line {n}", e) for n, e in json_lines(text, name)]
     else:
         raise InputError(f"{name}: an OpenHands trajectory must be a list of events")
+    return read_events(numbered, name)
+
+
+def read_events(numbered, name):
+    """Turns from (where, event) pairs in the order of the events: a JSON list's items, a
+    file's lines, or the files of a session's events folder (logs/folders.py)."""
     for where, event in numbered:
         if not isinstance(event, dict):
             raise InputError(f"{where}: an event must be an object")
