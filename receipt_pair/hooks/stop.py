@@ -1,11 +1,12 @@
 """Where agents stop: the Stop hook's input, and what to answer.
 
-Claude Code and Codex run a command at `Stop` (and `SubagentStop`) with one JSON object on
-standard input (docs/formats.md, "Stop hook"). This module reads it (refusing values no
-agent sends: paths that name no file, fields of any length) and turns the answers to the
-final message's claims into a `StopDecision`: block (with the text the agent reads) or let
-the agent stop (with, maybe, a notice for the person). The session file itself (its final
-message, the wait for it) is `hook_session.py`. Nothing here prints; `cli_hook.py` does.
+An agent runs the hook at its stop (Claude Code and Codex at `Stop` and `SubagentStop`,
+Gemini CLI at `AfterAgent`, ...) with one JSON object on standard input; agents.py says
+which key carries what for each. This module reads it (refusing values no agent sends:
+paths that name no file, fields of any length) and turns the answers to the final
+message's claims into a `StopDecision`: block (with the text the agent reads) or let the
+agent stop (with, maybe, a notice for the person). The session file itself (its final
+message, the wait for it) is session.py. Nothing here prints; cli/hook.py does.
 
 The policy, in one place (`decide`):
 - a claim the log contradicts blocks the stop, listing the claim and the deciding quotes;
@@ -29,9 +30,8 @@ from typing import Optional
 from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN
 from ..errors import InputError
 from ..store.files import decode, loads_strict
+from .agents import CLAUDE_CODE
 
-AGENTS = {"claude-code": "Claude Code", "codex": "Codex"}
-EVENTS = ("Stop", "SubagentStop")
 NOT_SHOWN_POLICIES = ("block-once", "allow", "block")
 DEFAULT_NOT_SHOWN = "block-once"
 DEFAULT_MAX_BLOCKS = 3
@@ -49,16 +49,17 @@ MAX_MESSAGE_CHARS = 1_000_000
 
 @dataclass(frozen=True)
 class HookInput:
-    """What the agent tells the hook when it stops."""
+    """What the agent tells the hook when it stops, whatever its own keys for it."""
 
     event: str
     session_id: str
     transcript_path: Optional[str]
     cwd: Optional[str]
-    stop_hook_active: bool
+    stop_hook_active: bool  # this stop follows one the hook sent back
     last_assistant_message: Optional[str]
     agent_id: Optional[str] = None
     agent_transcript_path: Optional[str] = None
+    status: Optional[str] = None  # how the agent's loop ended, where it says (Cursor)
 
     @property
     def session_path(self):
@@ -73,8 +74,9 @@ class HookInput:
         return self.session_id + (f".{self.agent_id}" if self.agent_id else "")
 
 
-def parse_hook_input(data, name="the hook input"):
-    """A HookInput from the bytes on the hook's standard input; InputError if it is not one."""
+def parse_hook_input(data, name="the hook input", agent=CLAUDE_CODE):
+    """A HookInput from the bytes on the hook's standard input, read with the keys `agent`
+    (an agents.Agent) documents; InputError if it is not one."""
     text = decode(data, name)
     try:
         value = loads_strict(text)
@@ -83,8 +85,9 @@ def parse_hook_input(data, name="the hook input"):
     if not isinstance(value, dict):
         raise InputError(f"{name}: must be a JSON object")
 
-    def text_field(key, default=None, limit=MAX_FIELD_CHARS):
-        item = value.get(key)
+    def text_field(field, default=None, limit=MAX_FIELD_CHARS):
+        key = agent.keys.get(field)
+        item = value.get(key) if key else None
         if item is None:
             return default
         if not isinstance(item, str):
@@ -93,26 +96,38 @@ def parse_hook_input(data, name="the hook input"):
             raise InputError(f"{name}: '{key}' is longer than {limit} characters")
         return item
 
-    def path_field(key):
-        path = text_field(key, limit=MAX_PATH_CHARS)
+    def path_field(field):
+        path = text_field(field, limit=MAX_PATH_CHARS)
         problem = path and _odd_path(path)
         if problem:
-            raise InputError(f"{name}: '{key}' is not a file's path: {problem}")
+            raise InputError(f"{name}: '{agent.keys[field]}' is not a file's path: {problem}")
         return path or None
 
-    active = value.get("stop_hook_active", False)
-    if not isinstance(active, bool):
-        raise InputError(f"{name}: 'stop_hook_active' must be true or false")
     return HookInput(
-        event=text_field("hook_event_name", "Stop"),
+        event=text_field("event", agent.default_event or agent.events[0]),
         session_id=text_field("session_id", "") or "unknown-session",
         transcript_path=path_field("transcript_path"),
         cwd=text_field("cwd", limit=MAX_PATH_CHARS),
-        stop_hook_active=active,
-        last_assistant_message=text_field("last_assistant_message", limit=MAX_MESSAGE_CHARS),
+        stop_hook_active=_continued(value, name, agent),
+        last_assistant_message=text_field("message", limit=MAX_MESSAGE_CHARS),
         agent_id=text_field("agent_id"),
         agent_transcript_path=path_field("agent_transcript_path"),
+        status=text_field("status"),
     )
+
+
+def _continued(value, name, agent):
+    """Whether the agent says this stop follows one the hook sent back: its flag, or its
+    count of follow-ups so far. An agent that says neither leaves it to the hook's state."""
+    key = agent.keys.get("continued")
+    item = value.get(key, False if agent.continued_by == "flag" else 0) if key else False
+    if agent.continued_by == "count":
+        if isinstance(item, bool) or not isinstance(item, int) or item < 0:
+            raise InputError(f"{name}: '{key}' must be a whole number, 0 or more")
+        return item > 0
+    if not isinstance(item, bool):
+        raise InputError(f"{name}: '{key}' must be true or false")
+    return item
 
 
 def _odd_path(path):

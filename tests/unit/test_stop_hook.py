@@ -100,10 +100,20 @@ class FinalMessage(unittest.TestCase):
              "Pushed fix/parser; the suite is green.", True),
             (os.path.join(HOOKS, "codex-green.jsonl"), "codex",
              "Pushed fix/parser; the suite is green (7 passed).", True),
+            # JSON Lines: the last copy of a message wins, a rewound message is gone
+            (os.path.join(TRANSCRIPTS, "gemini-cli-session.jsonl"), "gemini-cli",
+             "Pushed fix/parser.", True),
+            (os.path.join(TRANSCRIPTS, "gemini-cli-legacy-session.json"), "gemini-cli",
+             "The fix is in and all tests pass.", True),
+            (os.path.join(HOOKS, "gemini-cli-green.jsonl"), "gemini-cli",
+             "All 7 tests pass and I pushed fix/parser.", True),
         ]
         for path, fmt, message, last in cases:
             with self.subTest(os.path.basename(path)):
                 self.assertEqual(final_message(read(path), fmt), (message, last))
+
+    def test_a_format_it_cannot_walk_has_no_message(self):
+        self.assertEqual(final_message('{"role": "assistant"}\n', "cursor"), (None, False))
 
     def test_one_message_split_over_lines_is_joined(self):
         lines = [{"type": "assistant", "message": {"id": "m1", "content": [
