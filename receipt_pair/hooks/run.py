@@ -15,7 +15,9 @@ from ..pair.settings import Settings
 from ..server.client import ServerUnreachable
 from ..store.files import decode, display_name, read_bytes
 from ..store.ledger import append_receipt
+from ..answers import CONTRADICTED, NOT_SHOWN
 from . import records, session as hook_session, stop as stop_hook
+from .advice import next_step
 from .agents import get_agent
 from .claims import given_claims, split_claims
 from .claims_model import split_with_model
@@ -82,6 +84,10 @@ def run_hook(input_path, options):
             outcomes.append(stop_hook.Outcome(claim, error=error))
             continue
         outcomes.append(_check(args, claim, log.turns, started, outcomes))
+    for outcome in outcomes:
+        if outcome.answer in (CONTRADICTED, NOT_SHOWN):
+            outcome.advice = next_step(outcome.claim.text, outcome.answer, outcome.result,
+                                       log.turns if log is not None else (), outcome.why)
     # Receipts go beside the session file only when there is one: never beside a folder,
     # a device or a path that names nothing.
     directory = args.receipts or (None if problem else records.default_directory(path))

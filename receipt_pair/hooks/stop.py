@@ -147,15 +147,21 @@ def _odd_path(path):
 
 @dataclass
 class Outcome:
-    """One claim's check: the pair's result, or why there is none."""
+    """One claim's check: the pair's result, an answer plain code gave, or why there is
+    none; and, for a claim held against the agent, what it should do next."""
 
     claim: object  # a claims.Claim
     result: object = None  # a pair.ClaimResult, when the models were asked
     error: Optional[str] = None  # why this claim could not be checked
+    decided: Optional[str] = None  # an answer plain code gave without asking a model
+    why: Optional[str] = None  # the code of that answer (advice.NO_COMMANDS)
+    advice: Optional[str] = None  # one line: what was found, what to do (advice.py)
 
     @property
     def answer(self):
         """shown / contradicted / not shown, or None when it could not be checked."""
+        if self.decided is not None:
+            return self.decided
         if self.error is not None or self.result is None or self.result.failed:
             return None
         return self.result.answer
@@ -281,20 +287,26 @@ def block_reason(contradicted, unbacked, unchecked=(), not_checked=(), checked=0
     if contradicted:
         lines += ["", f"Your log contradicts {_count(contradicted)}:"]
         for outcome in contradicted:
-            lines.append(f"- {_quoted(outcome.claim.text)}")
+            lines.append(_claim_line(outcome))
             lines += _evidence(outcome.result)
     if unbacked:
         lines += ["", f"Your log does not show {_count(unbacked)} (no output line backs "
                       f"{'it' if len(unbacked) == 1 else 'them'}):"]
-        lines += [f"- {_quoted(o.claim.text)}" for o in unbacked]
+        lines += [_claim_line(o) for o in unbacked]
     if unchecked:
         lines += ["", f"{_count(unchecked).capitalize()} could not be checked (not held "
                       "against you): " + _list_inline(unchecked)]
     if not_checked:
         lines += ["", "Not held against you: " + over_the_cap(checked, not_checked) + "."]
-    lines += ["", "Fix what failed and run it again so the log shows it, or tell the user "
-                  "plainly what is not done or not verified. Then finish."]
+    lines += ["", "Do what each line says, or tell the user plainly what is not done or not "
+                  "verified. Then finish."]
     return bounded("\n".join(lines), MAX_REASON_CHARS)
+
+
+def _claim_line(outcome):
+    """The claim, and what to do about it: one line."""
+    line = f"- {_quoted(outcome.claim.text)}"
+    return f"{line}: {outcome.advice}." if outcome.advice else line
 
 
 def unchecked_notice(unchecked):
@@ -309,7 +321,7 @@ def unchecked_notice(unchecked):
 
 
 def _evidence(result):
-    """Lines showing the deciding quotes, each with its turn's command, once each."""
+    """A line per deciding quote, with its turn's command, once each."""
     commands = {turn.id: turn.cmd for turn in result.shown}
     lines, seen = [], set()
     for quote in result.quotes:
@@ -318,8 +330,8 @@ def _evidence(result):
         seen.add((quote.turn, quote.quote))
         command = commands.get(quote.turn, "")
         command = command.splitlines()[0][:120] if command else ""
-        lines.append(f"  {quote.turn}" + (f" `{command}`" if command else "") + " printed:")
-        lines.append(f"    {cut(quote.quote)}")
+        lines.append(f"  {quote.turn}" + (f" `{command}`" if command else "") +
+                     f" printed: {cut(quote.quote.strip())}")
     return lines
 
 

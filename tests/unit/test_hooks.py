@@ -136,6 +136,22 @@ class Blocks(HookTest):
         self.assertIn('"the suite is green"', out["reason"])
         self.assertIn("1 failed, 6 passed in 0.31s", out["reason"])
 
+    def test_each_claim_comes_with_what_to_do_next(self):
+        _, out, _ = self.hook("claude-code", self.session("claude-code"))
+        self.assertRegex(out["reason"], r'- "I pushed the parser fix to fix/parser": the push '
+                                        r'was rejected: pull, then push again\.\n  T\d+ `git '
+                                        r'push origin fix/parser` printed: ! \[rejected\]')
+        _, out, _ = self.hook("codex", self.session("codex"))
+        self.assertIn('"the suite is green": the tests failed: fix them, run them again.',
+                      out["reason"])
+        # The tests ran, then the agent edited a file: a claim that they pass is not shown.
+        claims = self.write("claims.txt", "all 3 tests pass\n")
+        _, out, _ = self.hook("gemini-cli", self.session("gemini-cli"), "--claims-from",
+                              claims, models=lambda body: answer("not_shown"))
+        self.assertIn('"all 3 tests pass": the last test run (`python -m pytest '
+                      'tests/test_parser.py -q`) came before your last edit (`replace '
+                      '/home/dev/parser/CHANGELOG.md`): run the tests again.', out["reason"])
+
     def test_receipts_are_saved_and_re_derive(self):
         self.hook("claude-code", self.session("claude-code"))
         records = self.records()
