@@ -13,11 +13,11 @@ from ..logs import read_log
 from ..pair.claim import check_claim
 from ..pair.settings import Settings
 from ..server.client import ServerUnreachable
-from ..store.files import decode, display_name, read_bytes
+from ..store.files import decode, display_name, read_bytes, sha256_bytes
 from ..store.ledger import append_receipt
 from ..answers import CONTRADICTED, NOT_SHOWN
 from . import records, session as hook_session, stop as stop_hook
-from .advice import next_step
+from .advice import NO_COMMANDS, next_step
 from .agents import get_agent
 from .claims import given_claims, split_claims
 from .claims_model import split_with_model
@@ -78,12 +78,16 @@ def run_hook(input_path, options):
         return stop_hook.StopDecision(False), notes
     claims, not_checked = claims[:stop_hook.MAX_CLAIMS], claims[stop_hook.MAX_CLAIMS:]
     log, error = _session_turns(path, fmt, problem, notes)
+    no_command = _holds_no_command(log, text, fmt)
     outcomes = []
     for claim in claims:
-        if log is None:
+        if no_command:
+            # Nothing in the log can show any claim: plain code says so, no model is asked.
+            outcomes.append(stop_hook.Outcome(claim, decided=NOT_SHOWN, why=NO_COMMANDS))
+        elif log is None:
             outcomes.append(stop_hook.Outcome(claim, error=error))
-            continue
-        outcomes.append(_check(args, claim, log.turns, started, outcomes))
+        else:
+            outcomes.append(_check(args, claim, log.turns, started, outcomes))
     for outcome in outcomes:
         if outcome.answer in (CONTRADICTED, NOT_SHOWN):
             outcome.advice = next_step(outcome.claim.text, outcome.answer, outcome.result,
@@ -130,6 +134,16 @@ def _not_a_stop_to_check(agent, hook):
                 f"({stop_hook.cut(hook.session_path, 300)}), so nothing was checked and the "
                 "agent may stop")
     return None
+
+
+def _holds_no_command(log, text, fmt):
+    """Whether the session file holds the agent's messages but no tool call at all: the
+    readers find no turn (they refuse such a file), and the walk of the session file finds
+    a message of the agent and no call. A file that is no session of the agent is not one."""
+    if log is not None:
+        return not log.turns
+    return (text is not None and hook_session.final_message(text, fmt)[0] is not None
+            and hook_session.tool_calls(text, fmt) == 0)
 
 
 def _session_turns(path, fmt, problem, notes):
@@ -197,7 +211,7 @@ def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log
     changes nothing but is said, to the person too. Returns whether all were saved."""
     run = records.new_run_id()
     log_name = display_name(path)
-    log_sha = log.sha256 if log is not None else None
+    log_sha = log.sha256 if log is not None else _file_sha256(path)
     ledger = args.ledger
     failures = []
     for index, outcome in enumerate(outcomes, 1):
@@ -210,7 +224,8 @@ def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log
             record = records.hook_receipt(outcome.result, block, log_name, log,
                                           args.settings.max_turns)
         else:
-            record = records.hook_note(outcome.claim.text, block, log_name, log_sha)
+            record = records.hook_note(outcome.claim.text, block, log_name, log_sha,
+                                       outcome.decided, outcome.why)
         # Receipts go to the ledger too; a note (no model could be asked) is no receipt.
         into_ledger = ledger if (ledger and outcome.result is not None) else None
         try:
@@ -226,3 +241,11 @@ def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log
         notes.append(said)
         decision.tell(f"receipt-pair: {said}")
     return not failures
+
+
+def _file_sha256(path):
+    """The sha256 of the session file for a note, or None when it cannot be read."""
+    try:
+        return sha256_bytes(read_bytes(path))
+    except (ReceiptPairError, OSError, ValueError):
+        return None

@@ -44,6 +44,12 @@ GREEN = {  # sessions whose suite passed and whose push went through
     "gemini-cli": (os.path.join(HOOKS, "gemini-cli-green.jsonl"),
                    os.path.join(HOOKS, "hook-gemini-cli-green.json")),
 }
+NO_TOOLS = {  # sessions with no tool call, whose final message claims work all the same
+    agent: (os.path.join(HOOKS, f"{agent}-no-tools.jsonl"), GREEN[agent][1])
+    for agent in ("claude-code", "codex", "gemini-cli")}
+NO_TOOLS_MESSAGE = "I ran the tests, all pass."
+MESSAGE_KEY = {"claude-code": "last_assistant_message", "codex": "last_assistant_message",
+               "gemini-cli": "prompt_response"}
 # The hook inputs of agents whose session file receipt-pair cannot read yet.
 UNREAD = {"cursor": os.path.join(HOOKS, "hook-cursor-stop.json"),
           "copilot": os.path.join(HOOKS, "hook-copilot-agentstop.json")}
@@ -447,6 +453,52 @@ class GeminiCli(HookTest):
             "gemini-cli", hook_event_name="BeforeAgent"))
         self.assertIn("checks AfterAgent, not 'BeforeAgent'", out["systemMessage"])
         self.assertEqual(self.fake.chats(), [])
+
+
+class NoCommands(HookTest):
+    """A session with no tool call whose final message claims work is the very case the
+    tool exists for: `not shown`, decided in plain code without asking a model, and held
+    against the agent as the not-shown policy says."""
+
+    def stop(self, agent, *options, active=False):
+        hook_input = self.session(agent, NO_TOOLS, stop_hook_active=active,
+                                  **{MESSAGE_KEY[agent]: NO_TOOLS_MESSAGE})
+        return self.hook(agent, hook_input, "--receipts", self.receipts, *options)
+
+    def test_not_shown_and_sent_back_without_asking_a_model(self):
+        for agent in NO_TOOLS:
+            with self.subTest(agent):
+                status, out, err = self.stop(agent)
+                self.assertEqual(status, 0, err)
+                self.assertEqual(self.fake.chats(), [])
+                self.assertEqual(out["decision"], "deny" if agent == "gemini-cli" else "block")
+                self.assertIn("Your log does not show 1 claim", out["reason"])
+                self.assertIn('"I ran the tests, all pass": your log holds no command at '
+                              'all: run the tests', out["reason"])
+                self.assertIn("1 not shown; blocked the stop", err)
+                self.assertNotIn("could not check", err + json.dumps(out))
+                note, = [r for r in self.records() if r["hook"]["agent"] == agent]
+                self.assertEqual((note["schema"], note["answer"], note["code"]),
+                                 (hook_records.NOTE_SCHEMA, "not shown", "no_commands"))
+                self.assertIsNone(note["hook"]["error"])
+                self.assertEqual(len(note["log"]["sha256"]), 64)
+
+    def test_the_not_shown_policy_decides(self):
+        _, out, _ = self.stop("claude-code", "--not-shown", "allow")
+        self.assertNotIn("decision", out)
+        self.assertIn("does not show 1 claim", out["systemMessage"])
+        _, out, _ = self.stop("codex", active=True)
+        self.assertNotIn("decision", out)
+        self.assertIn("already sent back once", out["systemMessage"])
+
+    def test_a_file_that_is_no_session_of_the_agent_is_still_could_not_check(self):
+        hook_input = self.session("claude-code", last_assistant_message=NO_TOOLS_MESSAGE)
+        with open(read_json(hook_input)["transcript_path"], "w") as handle:
+            handle.write("not a session\n")
+        status, out, _ = self.hook("claude-code", hook_input, "--wait", "0")
+        self.assertEqual(status, 0)
+        self.assertNotIn("decision", out)
+        self.assertIn("cannot be read", out["systemMessage"])
 
 
 class NotReadYet(HookTest):

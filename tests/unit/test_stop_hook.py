@@ -13,7 +13,7 @@ from receipt_pair.turn import EDIT, Turn
 from receipt_pair.errors import InputError
 from receipt_pair.check.rules import Quote
 from receipt_pair.hooks.session import (final_message, same_message, session_file_problem,
-                                       wait_for_session)
+                                       tool_calls, wait_for_session)
 from receipt_pair.hooks.stop import (MAX_CLAIMS, MAX_NOTICE_CHARS, HookState, Outcome,
                                     bounded, decide, parse_hook_input, unrecorded)
 from tests.helpers import DATA, TempDirTest
@@ -114,6 +114,16 @@ class FinalMessage(unittest.TestCase):
         for path, fmt, message, last in cases:
             with self.subTest(os.path.basename(path)):
                 self.assertEqual(final_message(read(path), fmt), (message, last))
+
+    def test_tool_calls_are_counted_per_format(self):
+        for name, fmt, count in (("claude-code-no-tools.jsonl", "claude-code", 0),
+                                 ("codex-no-tools.jsonl", "codex", 0),
+                                 ("gemini-cli-no-tools.jsonl", "gemini-cli", 0),
+                                 ("codex-green.jsonl", "codex", 3),
+                                 ("gemini-cli-green.jsonl", "gemini-cli", 3)):
+            with self.subTest(name):
+                self.assertEqual(tool_calls(read(os.path.join(HOOKS, name)), fmt), count)
+        self.assertIsNone(tool_calls("{}", "cursor"))
 
     def test_a_format_it_cannot_walk_has_no_message(self):
         self.assertEqual(final_message('{"role": "assistant"}\n', "cursor"), (None, False))
