@@ -86,40 +86,43 @@ class Agent:
         return {"hooks": {event: [{"hooks": [dict(handler)]}] for event in self.events}}
 
 
-_CLAUDE_KEYS = {"event": "hook_event_name", "session_id": "session_id",
+def _merged_into(user_file, project_file, more=""):
+    """Where a snippet goes for an agent with a user and a project settings file."""
+    return (f"add this to {user_file} (all projects) or {project_file} (this project), "
+            "merged with any \"hooks\" there" + (f"; {more}" if more else ""))
+
+
+# The keys Claude Code's hooks use, which Codex and Gemini CLI share but for the message.
+_COMMON_KEYS = {"event": "hook_event_name", "session_id": "session_id",
                 "transcript_path": "transcript_path", "cwd": "cwd",
-                "continued": "stop_hook_active", "message": "last_assistant_message",
-                "agent_id": "agent_id", "agent_transcript_path": "agent_transcript_path"}
+                "continued": "stop_hook_active"}
+_CLAUDE_KEYS = {**_COMMON_KEYS, "message": "last_assistant_message", "agent_id": "agent_id",
+                "agent_transcript_path": "agent_transcript_path"}
 
 CLAUDE_CODE = Agent(
     name="claude-code", label="Claude Code", events=("Stop", "SubagentStop"),
     keys=_CLAUDE_KEYS, snippet_shape="grouped", session_format="claude-code",
     settings_files=("~/.claude/settings.json", ".claude/settings.json",
                     ".claude/settings.local.json"),
-    where="add this to ~/.claude/settings.json (all projects) or .claude/settings.json (this "
-          "project), merged with any \"hooks\" there")
+    where=_merged_into("~/.claude/settings.json", ".claude/settings.json"))
 
 CODEX = Agent(
     name="codex", label="Codex", events=("Stop", "SubagentStop"), keys=_CLAUDE_KEYS,
     snippet_shape="grouped", session_format="codex",
     settings_files=("~/.codex/hooks.json", ".codex/hooks.json"),
-    where="add this to ~/.codex/hooks.json (all projects) or .codex/hooks.json (this "
-          "project), merged with any \"hooks\" there; Codex asks you to trust a new hook "
-          "before it runs it (before Codex 0.124, also set [features] codex_hooks = true in "
-          "config.toml)")
+    where=_merged_into("~/.codex/hooks.json", ".codex/hooks.json",
+                       "Codex asks you to trust a new hook before it runs it (before Codex "
+                       "0.124, also set [features] codex_hooks = true in config.toml)"))
 
 GEMINI_CLI = Agent(
     name="gemini-cli", label="Gemini CLI", events=("AfterAgent",),
-    keys={"event": "hook_event_name", "session_id": "session_id",
-          "transcript_path": "transcript_path", "cwd": "cwd",
-          "continued": "stop_hook_active", "message": "prompt_response"},
-    snippet_shape="gemini", session_format="gemini-cli",
+    keys={**_COMMON_KEYS, "message": "prompt_response"}, snippet_shape="gemini", session_format="gemini-cli",
     block={"decision": "deny"}, quiet={},
     settings_files=("~/.gemini/settings.json", ".gemini/settings.json",
                     "/etc/gemini-cli/settings.json"),
-    where="add this to ~/.gemini/settings.json (all projects) or .gemini/settings.json (this "
-          "project), merged with any \"hooks\" there; the hooks system must be on (/settings, "
-          "Advanced, \"Enable Hooks System\"; tools.enableHooks in settings.json)")
+    where=_merged_into("~/.gemini/settings.json", ".gemini/settings.json",
+                       "the hooks system must be on (/settings, Advanced, \"Enable Hooks "
+                       "System\"; tools.enableHooks in settings.json)"))
 
 CURSOR = Agent(
     name="cursor", label="Cursor", events=("stop",),
@@ -130,8 +133,7 @@ CURSOR = Agent(
     block={}, reason_key="followup_message", exit2=False, notice_key=None, quiet={},
     checked_statuses=("completed",),
     settings_files=("~/.cursor/hooks.json", ".cursor/hooks.json", "/etc/cursor/hooks.json"),
-    where="add this to ~/.cursor/hooks.json (all projects) or .cursor/hooks.json (this "
-          "project), merged with any \"hooks\" there")
+    where=_merged_into("~/.cursor/hooks.json", ".cursor/hooks.json"))
 
 COPILOT = Agent(
     name="copilot", label="GitHub Copilot CLI", events=("agentStop",),
