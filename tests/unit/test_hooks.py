@@ -542,7 +542,7 @@ class NotReadYet(HookTest):
             copilot = parse_hook_input(handle.read(), agent=AGENTS["copilot"])
         self.assertEqual((copilot.event, copilot.session_id, copilot.cwd),
                          ("agentStop", "01HW2X3Y4Z5A6B7C8D9E0F1G2H", "/home/dev/parser"))
-        self.assertTrue(copilot.transcript_path.endswith("events.jsonl"))
+        self.assertEqual(copilot.transcript_path, "/path/to/transcript.jsonl")
         with open(RED["gemini-cli"][1], "rb") as handle:
             gemini = parse_hook_input(handle.read(), agent=AGENTS["gemini-cli"])
         self.assertEqual((gemini.event, gemini.last_assistant_message),
@@ -565,6 +565,26 @@ class NotReadYet(HookTest):
                                              "--block-with", "exit2")
                 self.assertEqual((status, out), (1, None))
                 self.assertIn("exit status 2", err)
+
+    def test_cursor_is_sent_back_by_a_follow_up_message(self):
+        # Were Cursor's session file readable, a contradicted claim would come back as the
+        # next user message, and loop_count above 0 would be a continuation.
+        readable = dataclasses.replace(AGENTS["cursor"], session_format="codex")
+        with mock.patch.dict(AGENTS, {"cursor": readable}):
+            outs = []
+            for count in (0, 1, 2):
+                hook_input = self.session("codex", conversation_id="c1", status="completed",
+                                          loop_count=count, hook_event_name="stop")
+                claims = self.write("claims.txt", "Pushed fix/parser\n")
+                status, out, err = self.hook("cursor", hook_input, "--max-blocks", "2",
+                                             "--receipts", self.receipts, "--claims-from",
+                                             claims)
+                self.assertEqual(status, 0, err)
+                outs.append(out)
+        self.assertEqual(list(outs[0]), ["followup_message"])
+        self.assertIn("the push was rejected: pull, then push again", outs[0]["followup_message"])
+        self.assertIn("followup_message", outs[1])
+        self.assertEqual(outs[2], {})  # the third in a row is let go; Cursor shows no notice
 
     def test_an_agent_that_says_nothing_of_continuations_is_counted_by_the_state(self):
         # Copilot CLI's input has no stop_hook_active: were its session file readable, a
