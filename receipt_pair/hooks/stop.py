@@ -13,7 +13,8 @@ The policy, in one place (`decide`):
   when the agent was already sent back by a block (`stop_hook_active`), it blocks again
   only up to `max_blocks` blocks in a row, so a wrong answer can never trap the agent;
 - a claim the log does not show blocks only as the not-shown policy says, and never when
-  `stop_hook_active` is true;
+  `stop_hook_active` is true; so does a claim of a session with no tool call at all, which
+  plain code answers `not shown` without asking a model (run.py);
 - a claim that could not be checked (server down, a model call failed, the session file
   unreadable) blocks nothing: the person is told, and the agent may stop;
 - at most `MAX_CLAIMS` claims of one message are checked; the rest are named as not
