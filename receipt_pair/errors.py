@@ -17,6 +17,7 @@ EXIT_CONTRADICTED = 4  # the gate: the pair says contradicted
 EXIT_INPUT = 5  # a log, items, reply, receipt or answers file that cannot be read
 EXIT_SERVER = 6  # the model server is down, refused, timed out or answered an error
 EXIT_SELFTEST_FAILED = 7  # a probe of the quote check or the pair rules failed
+EXIT_SETUP = 8  # doctor: a check of the set-up found a problem
 EXIT_CANNOT_EXECUTE = 126  # the gate: shown, but the command cannot be started
 EXIT_NOT_FOUND = 127  # the gate: shown, but the command cannot be found
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as shells report it

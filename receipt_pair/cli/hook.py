@@ -1,12 +1,15 @@
-"""The commands where agents stop: `hook claude-code`, `hook codex`, and `claims`.
+"""The commands where agents stop: `hook AGENT` (hooks/agents.py has one row per agent) and
+`claims`.
 
-`hook AGENT` is run by the agent itself at Stop/SubagentStop, with the hook's JSON on
-standard input. It answers in the agent's own protocol (docs/formats.md, "Stop hook"):
-to send the agent back, `{"decision": "block", "reason": ...}` on standard output and exit
-status 0 (or, with `--block-with exit2`, the reason on standard error and status 2); to
-let it stop, nothing on standard output, or `{"systemMessage": ...}` when the person should
-be told something. No other outcome ever exits 2: a hook that fails for any other reason
-must let the agent stop, never trap it, so even a usage error exits 1 (cli.py).
+`hook AGENT` is run by the agent itself where it stops, with the hook's JSON on standard
+input. It answers in the agent's own protocol (the row's `reply`): to send the agent back,
+the agent's block on standard output and exit status 0 (Claude Code's and Codex's
+`{"decision": "block", "reason": ...}`, Gemini CLI's `"deny"`, Cursor's
+`{"followup_message": ...}`), or, with `--block-with exit2` where the agent documents it,
+the reason on standard error and status 2; to let it stop, nothing (or `{}`), or the
+agent's line for the person (`{"systemMessage": ...}`) where it has one. No other outcome
+ever exits 2: a hook that fails for any other reason must let the agent stop, never trap
+it, so even a usage error exits 1 (cli/__init__.py).
 """
 
 import json
@@ -18,6 +21,7 @@ import sys
 from ..check.rules import DEFAULT_RULE
 from ..errors import ReceiptPairError, UsageError
 from ..hooks import session as hook_session, stop as stop_hook
+from ..hooks.agents import AGENTS, SNIPPET_SECONDS, get_agent
 from ..hooks.claims import split_claims
 from ..hooks.run import DEFAULT_BUDGET, HookOptions, run_hook
 from ..readers import get_reader
@@ -27,29 +31,19 @@ from .ledger import one_line
 from .options import (add_ledger_option, add_model_options, ledger_from, message,
                       positive_float, positive_int, print_json, settings_from)
 
-# The snippets give the hook this long (seconds); its own budget stays under it, so it
-# answers (and saves its receipts) before the agent would kill it.
-SNIPPET_TIMEOUT = 600
 BLOCK_WITH = ("decision", "exit2")
 MAX_NOTES = 40  # lines on standard error per stop
 SPLITS = ("rules", "model")
-WHERE_SNIPPET_GOES = {
-    "claude-code": "add this to ~/.claude/settings.json (all projects) or "
-                   ".claude/settings.json (this project), merged with any \"hooks\" there",
-    "codex": "add this to ~/.codex/hooks.json (all projects) or .codex/hooks.json (this "
-             "project), merged with any \"hooks\" there; Codex asks you to trust a new hook "
-             "before it runs it (before Codex 0.124, also set [features] codex_hooks = true "
-             "in config.toml)",
-}
 
 
 def add_hook(commands):
     p = commands.add_parser(
         "hook", help="run where an agent stops: check the claims of its last message",
-        description="Run by Claude Code or Codex at Stop/SubagentStop with the hook's JSON "
-                    "on standard input. Blocks the stop when the agent's own session log "
-                    "contradicts a claim of its last message.")
-    p.add_argument("agent", choices=sorted(stop_hook.AGENTS), help="which agent runs the hook")
+        description="Run by an agent where it stops (Claude Code and Codex at Stop, Gemini "
+                    "CLI at AfterAgent, Cursor at stop, Copilot CLI at agentStop) with the "
+                    "hook's JSON on standard input. Sends the agent back when its own "
+                    "session log contradicts a claim of its last message.")
+    p.add_argument("agent", choices=list(AGENTS), help="which agent runs the hook")
     p.add_argument("--install-snippet", action="store_true",
                    help="print the settings JSON that installs this hook, and exit")
     p.add_argument("--input", default="-", metavar="FILE",
@@ -71,15 +65,16 @@ def add_hook(commands):
                    help="blocks in a row for contradicted claims before the agent is let "
                         "stop anyway (default: %(default)s)")
     p.add_argument("--block-with", choices=BLOCK_WITH, default="decision",
-                   help="block by a JSON decision on standard output (default) or by exit "
-                        "status 2 with the reason on standard error")
+                   help="block by the agent's JSON on standard output (default) or by exit "
+                        "status 2 with the reason on standard error (Claude Code, Codex, "
+                        "Gemini CLI)")
     p.add_argument("--receipts", metavar="DIR",
                    help="where receipts go (default: receipt-pair/ beside the session file)")
     p.add_argument("--wait", type=float, default=hook_session.DEFAULT_WAIT, metavar="SECONDS",
                    help="how long the session file may lag the hook (default: %(default)s)")
     p.add_argument("--budget", type=positive_float, default=DEFAULT_BUDGET, metavar="SECONDS",
                    help="time for all the checks; claims left when it runs out are not "
-                        f"checked (default: %(default)s, under the snippets' {SNIPPET_TIMEOUT})")
+                        f"checked (default: %(default)s, under the snippets' {SNIPPET_SECONDS})")
     add_ledger_option(p)
     add_model_options(p)
     p.set_defaults(func=_cmd_hook)
@@ -108,12 +103,20 @@ def _cmd_claims(args):
 
 
 def _cmd_hook(args):
+    agent = get_agent(args.agent)
+    if args.block_with == "exit2" and not agent.exit2:
+        raise UsageError(f"{agent.label} documents no block by exit status 2 where it stops: "
+                         "block with its JSON (the default)")
     if args.install_snippet:
         # the reader goes into the command unasked: one that cannot run (an unknown value of
         # RECEIPT_PAIR_READER) would leave a hook that never checks anything
         get_reader(args.reader)
-        print_json(install_snippet(args.agent, snippet_command(args)))
-        print(f"receipt-pair: {WHERE_SNIPPET_GOES[args.agent]}", file=sys.stderr)
+        print_json(agent.snippet(snippet_command(args), args.max_blocks))
+        print(f"receipt-pair: {agent.where}", file=sys.stderr)
+        if not agent.reads_session:
+            print(f"receipt-pair: receipt-pair cannot read {agent.label}'s session file yet, "
+                  "so this hook lets the agent stop with a notice and checks nothing",
+                  file=sys.stderr)
         return 0
     if args.claims_from == "-" and args.input == "-":
         raise UsageError("--claims-from - reads standard input, which carries the hook's "
@@ -131,7 +134,7 @@ def _cmd_hook(args):
         decision = stop_hook.StopDecision(False, notice="receipt-pair could not check the "
                                                         f"agent's claims: {why}")
         notes = []
-    return answer(args, decision, notes)
+    return answer(args, agent, decision, notes)
 
 
 def hook_options(args):
@@ -143,7 +146,7 @@ def hook_options(args):
                        split_model=args.split_model)
 
 
-def answer(args, decision, notes):
+def answer(args, agent, decision, notes):
     """Tell the agent (and the person) what was decided, in the agent's protocol. Lines
     for the person are made safe for a terminal and bounded."""
     if decision.block and args.block_with == "exit2":
@@ -157,24 +160,18 @@ def answer(args, decision, notes):
     if decision.notice:
         print("\n".join(one_line(line) for line in decision.notice.split("\n")),
               file=sys.stderr, flush=True)
-    if decision.block:
-        reply = {"decision": "block", "reason": decision.reason}
-        if decision.notice:
-            reply["systemMessage"] = decision.notice
+    reply = agent.reply(decision)
+    if reply is not None:
         print(json.dumps(reply, ensure_ascii=False), flush=True)
-        return 0
-    if decision.notice:
-        print(json.dumps({"systemMessage": decision.notice}, ensure_ascii=False), flush=True)
     return 0
 
 
 # -- the one-time set-up ----------------------------------------------------------------------
 
 
-def install_snippet(agent, command):
-    """The hooks configuration that runs `command` at Stop and SubagentStop."""
-    handler = {"type": "command", "command": command, "timeout": SNIPPET_TIMEOUT}
-    return {"hooks": {event: [{"hooks": [dict(handler)]}] for event in stop_hook.EVENTS}}
+def install_snippet(agent, command, max_blocks=stop_hook.DEFAULT_MAX_BLOCKS):
+    """The settings that run `command` where `agent` (its command-line name) stops."""
+    return get_agent(agent).snippet(command, max_blocks)
 
 
 # The options carried into the snippet's command when they differ from the default.

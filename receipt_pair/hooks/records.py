@@ -6,7 +6,8 @@ file per check, named so that a listing reads in time order within a session:
 a full receipt (`records.build_receipt`, `made_by: "hook"`) with a `hook` block saying
 where it came from and what the hook decided; `verify --receipt` re-derives it offline. A
 claim no model could be asked about (the server is down) gets a note of the same name with
-the claim, the error and the decision, so a person can see later why nothing was blocked.
+the claim, the error and the decision, so a person can see later why nothing was blocked;
+a claim plain code answered without a model (a session with no tool call) gets one too.
 
 `keep` is the one place every record goes through: a ledger, when there is one, is fed there.
 """
@@ -68,10 +69,13 @@ def hook_receipt(result, block, log_name, log, max_turns):
     return receipt
 
 
-def hook_note(claim_text, block, log_name, log_sha256):
-    """The record of a claim no model could be asked about: what, why, and what was done."""
+def hook_note(claim_text, block, log_name, log_sha256, answer=None, code=None):
+    """The record of a claim no model was asked about: what, why, and what was done. Its
+    `answer` is None when it could not be checked, or the one plain code gave, with `code`
+    saying why (a session with no tool call is `not shown`, "no_commands")."""
     note = {"schema": NOTE_SCHEMA, "time": utc_now(), "made_by": "hook", "claim": claim_text,
-            "log": {"file": log_name, "sha256": log_sha256}, "answer": None, "hook": block}
+            "log": {"file": log_name, "sha256": log_sha256}, "answer": answer, "code": code,
+            "hook": block}
     note["record_sha256"] = canonical_sha256(note, "record_sha256")
     return note
 

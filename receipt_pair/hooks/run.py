@@ -13,9 +13,12 @@ from ..logs import read_log
 from ..pair.claim import check_claim
 from ..pair.settings import Settings
 from ..server.client import ServerUnreachable
-from ..store.files import decode, display_name, read_bytes
+from ..store.files import decode, display_name, read_bytes, sha256_bytes
 from ..store.ledger import append_receipt
+from ..answers import CONTRADICTED, NOT_SHOWN
 from . import records, session as hook_session, stop as stop_hook
+from .advice import NO_COMMANDS, next_step
+from .agents import get_agent
 from .claims import given_claims, split_claims
 from .claims_model import split_with_model
 
@@ -51,16 +54,14 @@ def run_hook(input_path, options):
     """(StopDecision, notes for standard error) for the hook input at `input_path` ("-":
     standard input)."""
     args = options
-    fmt = args.agent
-    hook = stop_hook.parse_hook_input(read_bytes(input_path), display_name(input_path))
+    agent = get_agent(args.agent)
+    fmt = agent.session_format
+    hook = stop_hook.parse_hook_input(read_bytes(input_path), display_name(input_path), agent)
     notes = []
-    if hook.event not in stop_hook.EVENTS:
-        return stop_hook.StopDecision(False, notice=f"receipt-pair: this hook checks Stop and "
-                                                    f"SubagentStop, not {hook.event!r}"), notes
+    unchecked = _not_a_stop_to_check(agent, hook)
+    if unchecked:
+        return stop_hook.StopDecision(False, notice=f"receipt-pair: {unchecked}"), notes
     path = hook.session_path
-    if not path:
-        return stop_hook.StopDecision(False, notice="receipt-pair: the hook input names no "
-                                                    "session file, so nothing was checked"), notes
     started = time.monotonic()
     problem = hook_session.session_file_problem(path)
     if problem:
@@ -71,24 +72,36 @@ def run_hook(input_path, options):
         if not caught_up:
             notes.append(f"the session file did not show the final message within "
                          f"{args.wait:g} s; checked against what it held")
-    claims, split = _claims(args, hook, text, notes)
+    claims, split = _claims(args, agent, hook, text, notes)
     if not claims:
         notes.append("no claims of finished work in the last message; nothing to check")
         return stop_hook.StopDecision(False), notes
     claims, not_checked = claims[:stop_hook.MAX_CLAIMS], claims[stop_hook.MAX_CLAIMS:]
     log, error = _session_turns(path, fmt, problem, notes)
+    no_command = _holds_no_command(log, text, fmt)
     outcomes = []
     for claim in claims:
-        if log is None:
+        if no_command:
+            # Nothing in the log can show any claim: plain code says so, no model is asked.
+            outcomes.append(stop_hook.Outcome(claim, decided=NOT_SHOWN, why=NO_COMMANDS))
+        elif log is None:
             outcomes.append(stop_hook.Outcome(claim, error=error))
-            continue
-        outcomes.append(_check(args, claim, log.turns, started, outcomes))
+        else:
+            outcomes.append(_check(args, claim, log.turns, started, outcomes))
+    for outcome in outcomes:
+        if outcome.answer in (CONTRADICTED, NOT_SHOWN):
+            outcome.advice = next_step(outcome.claim.text, outcome.answer, outcome.result,
+                                       log.turns if log is not None else (), outcome.why)
     # Receipts go beside the session file only when there is one: never beside a folder,
     # a device or a path that names nothing.
     directory = args.receipts or (None if problem else records.default_directory(path))
     state = (records.load_state(directory, hook, stop_hook.HookState) if directory
              else stop_hook.HookState())
-    decision = stop_hook.decide(outcomes, hook.stop_hook_active, args.not_shown,
+    # An agent that does not say whether this stop follows a block leaves it to the state:
+    # a stop after one the hook blocked is taken as its continuation, so the cap holds.
+    continued = hook.stop_hook_active or (agent.continued_by == "state"
+                                          and state.blocks_in_a_row > 0)
+    decision = stop_hook.decide(outcomes, continued, args.not_shown,
                                 args.max_blocks, state, not_checked)
     # The count first: a block whose count is not kept could repeat at every stop.
     why = (records.record_state(directory, hook, decision.state) if directory
@@ -104,6 +117,35 @@ def run_hook(input_path, options):
     return decision, notes
 
 
+def _not_a_stop_to_check(agent, hook):
+    """Why this stop is not one the hook checks (another event, a loop that did not
+    complete, no session file, one receipt-pair cannot read yet), or None."""
+    if hook.event not in agent.events:
+        return (f"this hook checks {' and '.join(agent.events)}, not "
+                f"{stop_hook.cut(hook.event, 100)!r}")
+    if agent.checked_statuses and hook.status not in agent.checked_statuses:
+        return (f"{agent.label}'s loop ended with status "
+                f"{stop_hook.cut(str(hook.status), 100)!r}, not a finished turn, so nothing "
+                "was checked")
+    if not hook.session_path:
+        return "the hook input names no session file, so nothing was checked"
+    if not agent.reads_session:
+        return (f"receipt-pair cannot read {agent.label}'s session file yet "
+                f"({stop_hook.cut(hook.session_path, 300)}), so nothing was checked and the "
+                "agent may stop")
+    return None
+
+
+def _holds_no_command(log, text, fmt):
+    """Whether the session file holds the agent's messages but no tool call at all: the
+    readers find no turn (they refuse such a file), and the walk of the session file finds
+    a message of the agent and no call. A file that is no session of the agent is not one."""
+    if log is not None:
+        return not log.turns
+    return (text is not None and hook_session.final_message(text, fmt)[0] is not None
+            and hook_session.tool_calls(text, fmt) == 0)
+
+
 def _session_turns(path, fmt, problem, notes):
     """(the session file read once as a LogRead, or None and why not)."""
     if problem:
@@ -117,14 +159,14 @@ def _session_turns(path, fmt, problem, notes):
     return log, None
 
 
-def _claims(args, hook, text, notes):
+def _claims(args, agent, hook, text, notes):
     """(claims, how they were found): given, or split from the last message."""
     if args.claims_from:
         data = read_bytes(args.claims_from)
         return given_claims(decode(data, display_name(args.claims_from))), "given"
     final = hook.last_assistant_message
     if final is None and text is not None:
-        final = hook_session.final_message(text, args.agent)[0]
+        final = hook_session.final_message(text, agent.session_format)[0]
     if not final:
         return [], "rules"
     if args.split == "model":
@@ -169,7 +211,7 @@ def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log
     changes nothing but is said, to the person too. Returns whether all were saved."""
     run = records.new_run_id()
     log_name = display_name(path)
-    log_sha = log.sha256 if log is not None else None
+    log_sha = log.sha256 if log is not None else _file_sha256(path)
     ledger = args.ledger
     failures = []
     for index, outcome in enumerate(outcomes, 1):
@@ -182,7 +224,8 @@ def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log
             record = records.hook_receipt(outcome.result, block, log_name, log,
                                           args.settings.max_turns)
         else:
-            record = records.hook_note(outcome.claim.text, block, log_name, log_sha)
+            record = records.hook_note(outcome.claim.text, block, log_name, log_sha,
+                                       outcome.decided, outcome.why)
         # Receipts go to the ledger too; a note (no model could be asked) is no receipt.
         into_ledger = ledger if (ledger and outcome.result is not None) else None
         try:
@@ -198,3 +241,11 @@ def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log
         notes.append(said)
         decision.tell(f"receipt-pair: {said}")
     return not failures
+
+
+def _file_sha256(path):
+    """The sha256 of the session file for a note, or None when it cannot be read."""
+    try:
+        return sha256_bytes(read_bytes(path))
+    except (ReceiptPairError, OSError, ValueError):
+        return None

@@ -39,24 +39,43 @@ def final_message(text, fmt):
     """(the agent's last message in a session file, whether nothing came after it).
 
     Plain code per format; a line that does not parse (one still being written) is
-    skipped. (None, False) when the file holds no message of the agent yet.
+    skipped. (None, False) when the file holds no message of the agent yet, or is in a
+    format this module cannot walk.
     """
-    walk = _claude_code_walk if fmt == "claude-code" else _codex_walk
     last, after = None, False
-    for record in _records(text):
-        for kind, value in walk(record):
-            if kind == "text":
-                if isinstance(value, tuple):  # (message id, text): one message, many lines
-                    if last is not None and last[0] == value[0] and not after:
-                        last = (last[0], last[1] + "\n" + value[1])
-                    else:
-                        last = value
+    for kind, value in _walk(text, fmt):
+        if kind == "text":
+            if isinstance(value, tuple):  # (message id, text): one message, many lines
+                if last is not None and last[0] == value[0] and not after:
+                    last = (last[0], last[1] + "\n" + value[1])
                 else:
-                    last = (None, value)
-                after = False
+                    last = value
             else:
-                after = True
+                last = (None, value)
+            after = False
+        else:
+            after = True
     return (last[1], not after) if last else (None, False)
+
+
+def tool_calls(text, fmt):
+    """How many tool calls the session file records, by the same walk; None when this
+    module cannot walk the format. Counted apart from the log readers: a session with no
+    tool call at all is one whose claims nothing in it can show (plain code decides it)."""
+    if fmt not in _WALKS:
+        return None
+    return sum(1 for kind, _ in _walk(text, fmt) if kind == "tool")
+
+
+def _walk(text, fmt):
+    """(kind, value) in the session's order: ("text", the agent's words), ("tool", None)
+    for a tool call, ("activity", None) for anything else that follows a message."""
+    walk = _WALKS.get(fmt)
+    if walk is None:
+        return
+    records = _gemini_messages(text) if fmt == "gemini-cli" else _records(text)
+    for record in records:
+        yield from walk(record)
 
 
 def _records(text):
@@ -92,7 +111,10 @@ def _claude_code_walk(record):
                 and block["text"].strip():
             yield ("text", (message.get("id"), block["text"]))
         elif block.get("type") == "tool_use":
-            yield ("activity", None)
+            yield ("tool", None)
+
+
+_CODEX_CALLS = ("function_call", "custom_tool_call", "local_shell_call")
 
 
 def _codex_walk(record):
@@ -107,9 +129,9 @@ def _codex_walk(record):
                      and isinstance(c.get("text"), str)]
             if "".join(parts).strip():
                 yield ("text", "".join(parts))
-        elif item == "message" or item in ("function_call", "function_call_output",
-                                           "custom_tool_call", "custom_tool_call_output",
-                                           "local_shell_call"):
+        elif item in _CODEX_CALLS:
+            yield ("tool", None)
+        elif item in ("message", "function_call_output", "custom_tool_call_output"):
             yield ("activity", None)
     elif record.get("type") == "event_msg":
         if item == "agent_message" and isinstance(payload.get("message"), str) \
@@ -117,6 +139,51 @@ def _codex_walk(record):
             yield ("text", payload["message"])
         elif item == "user_message":
             yield ("activity", None)
+
+
+def _gemini_messages(text):
+    """The messages of a Gemini CLI session: a JSON document's `messages`, or a JSON Lines
+    file's message lines, the last copy of an id winning in the place of its first, and
+    `$rewindTo` dropping that message and all after it (docs/formats.md, "Gemini CLI")."""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        document = None
+    if isinstance(document, dict):
+        messages = document.get("messages")
+        return [m for m in messages if isinstance(m, dict)] if isinstance(messages, list) \
+            else []
+    kept = {}
+    for record in _records(text):
+        target = record.get("$rewindTo")
+        if isinstance(target, str):
+            ids = list(kept)
+            for dropped in ids[ids.index(target):] if target in ids else ():
+                del kept[dropped]
+        elif isinstance(record.get("id"), str) and isinstance(record.get("type"), str):
+            kept[record["id"]] = record
+    return list(kept.values())
+
+
+def _gemini_walk(message):
+    kind = message.get("type")
+    if kind == "user":
+        yield ("activity", None)
+    if kind != "gemini":
+        return
+    content = message.get("content")
+    if isinstance(content, list):
+        content = "".join(part if isinstance(part, str) else part.get("text") or ""
+                          for part in content if isinstance(part, (str, dict)))
+    if isinstance(content, str) and content.strip():
+        yield ("text", content)
+    calls = message.get("toolCalls")
+    for _ in calls if isinstance(calls, list) else ():
+        yield ("tool", None)
+
+
+_WALKS = {"claude-code": _claude_code_walk, "codex": _codex_walk,
+          "gemini-cli": _gemini_walk}
 
 
 def same_message(expected, found):

@@ -1,18 +1,20 @@
 """Where agents stop: the Stop hook's input, and what to answer.
 
-Claude Code and Codex run a command at `Stop` (and `SubagentStop`) with one JSON object on
-standard input (docs/formats.md, "Stop hook"). This module reads it (refusing values no
-agent sends: paths that name no file, fields of any length) and turns the answers to the
-final message's claims into a `StopDecision`: block (with the text the agent reads) or let
-the agent stop (with, maybe, a notice for the person). The session file itself (its final
-message, the wait for it) is `hook_session.py`. Nothing here prints; `cli_hook.py` does.
+An agent runs the hook at its stop (Claude Code and Codex at `Stop` and `SubagentStop`,
+Gemini CLI at `AfterAgent`, ...) with one JSON object on standard input; agents.py says
+which key carries what for each. This module reads it (refusing values no agent sends:
+paths that name no file, fields of any length) and turns the answers to the final
+message's claims into a `StopDecision`: block (with the text the agent reads) or let the
+agent stop (with, maybe, a notice for the person). The session file itself (its final
+message, the wait for it) is session.py. Nothing here prints; cli/hook.py does.
 
 The policy, in one place (`decide`):
 - a claim the log contradicts blocks the stop, listing the claim and the deciding quotes;
   when the agent was already sent back by a block (`stop_hook_active`), it blocks again
   only up to `max_blocks` blocks in a row, so a wrong answer can never trap the agent;
 - a claim the log does not show blocks only as the not-shown policy says, and never when
-  `stop_hook_active` is true;
+  `stop_hook_active` is true; so does a claim of a session with no tool call at all, which
+  plain code answers `not shown` without asking a model (run.py);
 - a claim that could not be checked (server down, a model call failed, the session file
   unreadable) blocks nothing: the person is told, and the agent may stop;
 - at most `MAX_CLAIMS` claims of one message are checked; the rest are named as not
@@ -29,9 +31,8 @@ from typing import Optional
 from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN
 from ..errors import InputError
 from ..store.files import decode, loads_strict
+from .agents import CLAUDE_CODE
 
-AGENTS = {"claude-code": "Claude Code", "codex": "Codex"}
-EVENTS = ("Stop", "SubagentStop")
 NOT_SHOWN_POLICIES = ("block-once", "allow", "block")
 DEFAULT_NOT_SHOWN = "block-once"
 DEFAULT_MAX_BLOCKS = 3
@@ -49,16 +50,17 @@ MAX_MESSAGE_CHARS = 1_000_000
 
 @dataclass(frozen=True)
 class HookInput:
-    """What the agent tells the hook when it stops."""
+    """What the agent tells the hook when it stops, whatever its own keys for it."""
 
     event: str
     session_id: str
     transcript_path: Optional[str]
     cwd: Optional[str]
-    stop_hook_active: bool
+    stop_hook_active: bool  # this stop follows one the hook sent back
     last_assistant_message: Optional[str]
     agent_id: Optional[str] = None
     agent_transcript_path: Optional[str] = None
+    status: Optional[str] = None  # how the agent's loop ended, where it says (Cursor)
 
     @property
     def session_path(self):
@@ -73,8 +75,9 @@ class HookInput:
         return self.session_id + (f".{self.agent_id}" if self.agent_id else "")
 
 
-def parse_hook_input(data, name="the hook input"):
-    """A HookInput from the bytes on the hook's standard input; InputError if it is not one."""
+def parse_hook_input(data, name="the hook input", agent=CLAUDE_CODE):
+    """A HookInput from the bytes on the hook's standard input, read with the keys `agent`
+    (an agents.Agent) documents; InputError if it is not one."""
     text = decode(data, name)
     try:
         value = loads_strict(text)
@@ -83,8 +86,9 @@ def parse_hook_input(data, name="the hook input"):
     if not isinstance(value, dict):
         raise InputError(f"{name}: must be a JSON object")
 
-    def text_field(key, default=None, limit=MAX_FIELD_CHARS):
-        item = value.get(key)
+    def text_field(field, default=None, limit=MAX_FIELD_CHARS):
+        key = agent.keys.get(field)
+        item = value.get(key) if key else None
         if item is None:
             return default
         if not isinstance(item, str):
@@ -93,26 +97,38 @@ def parse_hook_input(data, name="the hook input"):
             raise InputError(f"{name}: '{key}' is longer than {limit} characters")
         return item
 
-    def path_field(key):
-        path = text_field(key, limit=MAX_PATH_CHARS)
+    def path_field(field):
+        path = text_field(field, limit=MAX_PATH_CHARS)
         problem = path and _odd_path(path)
         if problem:
-            raise InputError(f"{name}: '{key}' is not a file's path: {problem}")
+            raise InputError(f"{name}: '{agent.keys[field]}' is not a file's path: {problem}")
         return path or None
 
-    active = value.get("stop_hook_active", False)
-    if not isinstance(active, bool):
-        raise InputError(f"{name}: 'stop_hook_active' must be true or false")
     return HookInput(
-        event=text_field("hook_event_name", "Stop"),
+        event=text_field("event", agent.default_event or agent.events[0]),
         session_id=text_field("session_id", "") or "unknown-session",
         transcript_path=path_field("transcript_path"),
         cwd=text_field("cwd", limit=MAX_PATH_CHARS),
-        stop_hook_active=active,
-        last_assistant_message=text_field("last_assistant_message", limit=MAX_MESSAGE_CHARS),
+        stop_hook_active=_continued(value, name, agent),
+        last_assistant_message=text_field("message", limit=MAX_MESSAGE_CHARS),
         agent_id=text_field("agent_id"),
         agent_transcript_path=path_field("agent_transcript_path"),
+        status=text_field("status"),
     )
+
+
+def _continued(value, name, agent):
+    """Whether the agent says this stop follows one the hook sent back: its flag, or its
+    count of follow-ups so far. An agent that says neither leaves it to the hook's state."""
+    key = agent.keys.get("continued")
+    item = value.get(key, False if agent.continued_by == "flag" else 0) if key else False
+    if agent.continued_by == "count":
+        if isinstance(item, bool) or not isinstance(item, int) or item < 0:
+            raise InputError(f"{name}: '{key}' must be a whole number, 0 or more")
+        return item > 0
+    if not isinstance(item, bool):
+        raise InputError(f"{name}: '{key}' must be true or false")
+    return item
 
 
 def _odd_path(path):
@@ -132,15 +148,21 @@ def _odd_path(path):
 
 @dataclass
 class Outcome:
-    """One claim's check: the pair's result, or why there is none."""
+    """One claim's check: the pair's result, an answer plain code gave, or why there is
+    none; and, for a claim held against the agent, what it should do next."""
 
     claim: object  # a claims.Claim
     result: object = None  # a pair.ClaimResult, when the models were asked
     error: Optional[str] = None  # why this claim could not be checked
+    decided: Optional[str] = None  # an answer plain code gave without asking a model
+    why: Optional[str] = None  # the code of that answer (advice.NO_COMMANDS)
+    advice: Optional[str] = None  # one line: what was found, what to do (advice.py)
 
     @property
     def answer(self):
         """shown / contradicted / not shown, or None when it could not be checked."""
+        if self.decided is not None:
+            return self.decided
         if self.error is not None or self.result is None or self.result.failed:
             return None
         return self.result.answer
@@ -266,20 +288,26 @@ def block_reason(contradicted, unbacked, unchecked=(), not_checked=(), checked=0
     if contradicted:
         lines += ["", f"Your log contradicts {_count(contradicted)}:"]
         for outcome in contradicted:
-            lines.append(f"- {_quoted(outcome.claim.text)}")
+            lines.append(_claim_line(outcome))
             lines += _evidence(outcome.result)
     if unbacked:
         lines += ["", f"Your log does not show {_count(unbacked)} (no output line backs "
                       f"{'it' if len(unbacked) == 1 else 'them'}):"]
-        lines += [f"- {_quoted(o.claim.text)}" for o in unbacked]
+        lines += [_claim_line(o) for o in unbacked]
     if unchecked:
         lines += ["", f"{_count(unchecked).capitalize()} could not be checked (not held "
                       "against you): " + _list_inline(unchecked)]
     if not_checked:
         lines += ["", "Not held against you: " + over_the_cap(checked, not_checked) + "."]
-    lines += ["", "Fix what failed and run it again so the log shows it, or tell the user "
-                  "plainly what is not done or not verified. Then finish."]
+    lines += ["", "Do what each line says, or tell the user plainly what is not done or not "
+                  "verified. Then finish."]
     return bounded("\n".join(lines), MAX_REASON_CHARS)
+
+
+def _claim_line(outcome):
+    """The claim, and what to do about it: one line."""
+    line = f"- {_quoted(outcome.claim.text)}"
+    return f"{line}: {outcome.advice}." if outcome.advice else line
 
 
 def unchecked_notice(unchecked):
@@ -294,7 +322,7 @@ def unchecked_notice(unchecked):
 
 
 def _evidence(result):
-    """Lines showing the deciding quotes, each with its turn's command, once each."""
+    """A line per deciding quote, with its turn's command, once each."""
     commands = {turn.id: turn.cmd for turn in result.shown}
     lines, seen = [], set()
     for quote in result.quotes:
@@ -303,8 +331,8 @@ def _evidence(result):
         seen.add((quote.turn, quote.quote))
         command = commands.get(quote.turn, "")
         command = command.splitlines()[0][:120] if command else ""
-        lines.append(f"  {quote.turn}" + (f" `{command}`" if command else "") + " printed:")
-        lines.append(f"    {cut(quote.quote)}")
+        lines.append(f"  {quote.turn}" + (f" `{command}`" if command else "") +
+                     f" printed: {cut(quote.quote.strip())}")
     return lines
 
 

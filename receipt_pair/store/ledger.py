@@ -22,6 +22,7 @@ two processes appending at once (two hooks) neither interleave nor lose an entry
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import List, Optional
 
@@ -99,8 +100,7 @@ def append_receipt(path, receipt, note=None):
             finally:
                 os.close(read_fd)
             if breaks and not _is_entry(last):
-                raise InputError(f"{path} line {breaks}: not a receipt-pair ledger entry; a "
-                                 "receipt is appended only to a ledger",
+                raise InputError(f"{path} {_not_a_ledger(breaks)}",
                                  cli_hint="give a new --ledger file")
             if torn:
                 prev, number = line_sha256(torn), breaks + 2
@@ -122,6 +122,42 @@ def append_receipt(path, receipt, note=None):
     finally:
         os.close(fd)
     return entry
+
+
+def _not_a_ledger(breaks):
+    return (f"line {breaks}: not a receipt-pair ledger entry; a receipt is appended only to "
+            "a ledger")
+
+
+def not_appendable(path):
+    """Why a receipt could not be appended to the ledger at `path`, found without writing
+    (a folder that is not there or not writable, a file that is not a regular one, not
+    writable, or not a ledger: what `append_receipt` would refuse), or None."""
+    if str(path) == "-":
+        return "standard output is no ledger: a ledger is a file that is appended to"
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            return f"its folder {folder} does not exist"
+        return None if os.access(folder, os.W_OK | os.X_OK) else \
+            f"its folder {folder} cannot be written"
+    except (OSError, ValueError) as exc:
+        return getattr(exc, "strerror", None) or str(exc)
+    if not stat.S_ISREG(mode):
+        return "it is not a regular file (a folder, a device or a pipe)"
+    if not os.access(path, os.R_OK | os.W_OK):
+        return "it cannot be read and written"
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    try:
+        breaks, last, _ = _scan(fd)
+    finally:
+        os.close(fd)
+    return _not_a_ledger(breaks) if breaks and not _is_entry(last) else None
 
 
 @dataclass

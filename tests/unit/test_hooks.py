@@ -7,6 +7,7 @@ status. The fake models judge by the claim they are asked about and quote a real
 the log as they saw it, so the quote check passes exactly when the line is really there.
 """
 
+import dataclasses
 import io
 import json
 import os
@@ -19,7 +20,9 @@ from unittest import mock
 
 from receipt_pair.hooks import records as hook_records
 from receipt_pair.cli.hook import install_snippet
-from receipt_pair.hooks.stop import MAX_CLAIMS, HookState
+from receipt_pair.errors import InputError
+from receipt_pair.hooks.agents import AGENTS
+from receipt_pair.hooks.stop import MAX_CLAIMS, HookState, StopDecision, parse_hook_input
 from tests.fakeserver import FakeServer, Reply, answer
 from tests.helpers import DATA, TempDirTest, closed_port, run_cli, users_reader
 
@@ -30,13 +33,26 @@ RED = {  # sessions whose push was rejected and whose suite failed
                     os.path.join(TRANSCRIPTS, "hook-claude-code-stop.json")),
     "codex": (os.path.join(TRANSCRIPTS, "codex-rollout-exec-command.jsonl"),
               os.path.join(TRANSCRIPTS, "hook-codex-stop.json")),
+    "gemini-cli": (os.path.join(TRANSCRIPTS, "gemini-cli-session.jsonl"),
+                   os.path.join(HOOKS, "hook-gemini-cli-afteragent.json")),
 }
 GREEN = {  # sessions whose suite passed and whose push went through
     "claude-code": (os.path.join(HOOKS, "claude-code-green.jsonl"),
                     os.path.join(HOOKS, "hook-claude-code-green.json")),
     "codex": (os.path.join(HOOKS, "codex-green.jsonl"),
               os.path.join(HOOKS, "hook-codex-green.json")),
+    "gemini-cli": (os.path.join(HOOKS, "gemini-cli-green.jsonl"),
+                   os.path.join(HOOKS, "hook-gemini-cli-green.json")),
 }
+NO_TOOLS = {  # sessions with no tool call, whose final message claims work all the same
+    agent: (os.path.join(HOOKS, f"{agent}-no-tools.jsonl"), GREEN[agent][1])
+    for agent in ("claude-code", "codex", "gemini-cli")}
+NO_TOOLS_MESSAGE = "I ran the tests, all pass."
+MESSAGE_KEY = {"claude-code": "last_assistant_message", "codex": "last_assistant_message",
+               "gemini-cli": "prompt_response"}
+# The hook inputs of agents whose session file receipt-pair cannot read yet.
+UNREAD = {"cursor": os.path.join(HOOKS, "hook-cursor-stop.json"),
+          "copilot": os.path.join(HOOKS, "hook-copilot-agentstop.json")}
 REJECTED = "! [rejected]        fix/parser -> fix/parser (non-fast-forward)"
 PUSHED = "3b2a6f1..9c41e07  fix/parser -> fix/parser"
 TURN = re.compile(r'<turn id="(T\d+)">\n<command>\n.*?\n</command>\n<output>\n(.*?)\n</output>',
@@ -83,14 +99,14 @@ class HookTest(TempDirTest):
         self.addCleanup(self.fake.__exit__, None, None, None)
         self.receipts = self.path("receipt-pair")
 
-    def session(self, agent, which=RED, **changes):
+    def session(self, agent, which=RED, path_key="transcript_path", **changes):
         """Copy a session file here; return the path of a hook input naming it."""
         source, hook = which[agent]
         path = self.path(os.path.basename(source))
         shutil.copy(source, path)
         with open(hook, encoding="utf-8") as handle:
             value = json.load(handle)
-        value["transcript_path"] = path
+        value[path_key] = path
         value.update(changes)
         return self.write(f"hook-{len(os.listdir(self.dir))}.json", json.dumps(value))
 
@@ -125,6 +141,22 @@ class Blocks(HookTest):
         self.assertIn('"Pushed fix/parser"', out["reason"])
         self.assertIn('"the suite is green"', out["reason"])
         self.assertIn("1 failed, 6 passed in 0.31s", out["reason"])
+
+    def test_each_claim_comes_with_what_to_do_next(self):
+        _, out, _ = self.hook("claude-code", self.session("claude-code"))
+        self.assertRegex(out["reason"], r'- "I pushed the parser fix to fix/parser": the push '
+                                        r'was rejected: pull, then push again\.\n  T\d+ `git '
+                                        r'push origin fix/parser` printed: ! \[rejected\]')
+        _, out, _ = self.hook("codex", self.session("codex"))
+        self.assertIn('"the suite is green": the tests failed: fix them, run them again.',
+                      out["reason"])
+        # The tests ran, then the agent edited a file: a claim that they pass is not shown.
+        claims = self.write("claims.txt", "all 3 tests pass\n")
+        _, out, _ = self.hook("gemini-cli", self.session("gemini-cli"), "--claims-from",
+                              claims, models=lambda body: answer("not_shown"))
+        self.assertIn('"all 3 tests pass": the last test run (`python -m pytest '
+                      'tests/test_parser.py -q`) came before your last edit (`replace '
+                      '/home/dev/parser/CHANGELOG.md`): run the tests again.', out["reason"])
 
     def test_receipts_are_saved_and_re_derive(self):
         self.hook("claude-code", self.session("claude-code"))
@@ -370,12 +402,202 @@ class CannotCheck(HookTest):
 
     def test_usage_errors_never_exit_2(self):
         for argv in (["hook", "claude-code", "--not-shown", "sometimes"],
-                     ["hook", "cursor"],
+                     ["hook", "cline"],  # no stop hook that can send it back
                      ["hook", "codex", "--claims-from", "-"]):
             with self.subTest(argv):
                 status, _, _ = run_cli(*argv)
                 self.assertEqual(status, 1)
 
+
+
+class GeminiCli(HookTest):
+    """Gemini CLI's AfterAgent hook: `prompt_response` is the final message, a block is
+    `{"decision": "deny", "reason"}` (or exit status 2), `systemMessage` reaches the person
+    (docs/agents.md has the source)."""
+
+    def test_a_contradicted_claim_is_denied_with_the_quote(self):
+        status, out, err = self.hook("gemini-cli", self.session("gemini-cli"))
+        self.assertEqual(status, 0, err)
+        self.assertEqual(out["decision"], "deny")
+        self.assertIn(REJECTED, out["reason"])
+        self.assertIn("git push origin fix/parser", out["reason"])
+        self.assertEqual(self.records()[0]["hook"]["agent"], "gemini-cli")
+        self.assertEqual(self.records()[0]["hook"]["event"], "AfterAgent")
+
+    def test_shown_claims_let_it_stop_with_an_empty_object(self):
+        status, out, err = self.hook("gemini-cli", self.session("gemini-cli", GREEN),
+                                     models=judge(GREEN_RULES))
+        self.assertEqual((status, out), (0, {}), err)
+        self.assertEqual([r["answer"] for r in self.records()], ["shown"] * 2)
+
+    def test_the_final_message_is_read_from_the_session_when_the_input_has_none(self):
+        hook_input = self.session("gemini-cli", prompt_response=None)
+        status, out, err = self.hook("gemini-cli", hook_input)
+        self.assertEqual(out["decision"], "deny", err)
+        self.assertNotIn("did not show the final message", err)
+
+    def test_exit2_and_a_continuation(self):
+        status, out, err = self.hook("gemini-cli", self.session("gemini-cli"),
+                                     "--block-with", "exit2")
+        self.assertEqual((status, out), (2, None))
+        self.assertIn(REJECTED, err)
+        hook_input = self.session("gemini-cli", stop_hook_active=True,
+                                  prompt_response="I deployed the parser to staging.")
+        status, out, _ = self.hook("gemini-cli", hook_input, "--wait", "0",
+                                   "--receipts", self.path("r"))
+        self.assertNotIn("decision", out)  # not shown, already sent back: told, not blocked
+        self.assertIn("already sent back once", out["systemMessage"])
+
+    def test_other_events_are_not_checked(self):
+        status, out, _ = self.hook("gemini-cli", self.session(
+            "gemini-cli", hook_event_name="BeforeAgent"))
+        self.assertIn("checks AfterAgent, not 'BeforeAgent'", out["systemMessage"])
+        self.assertEqual(self.fake.chats(), [])
+
+
+class NoCommands(HookTest):
+    """A session with no tool call whose final message claims work is the very case the
+    tool exists for: `not shown`, decided in plain code without asking a model, and held
+    against the agent as the not-shown policy says."""
+
+    def stop(self, agent, *options, active=False):
+        hook_input = self.session(agent, NO_TOOLS, stop_hook_active=active,
+                                  **{MESSAGE_KEY[agent]: NO_TOOLS_MESSAGE})
+        return self.hook(agent, hook_input, "--receipts", self.receipts, *options)
+
+    def test_not_shown_and_sent_back_without_asking_a_model(self):
+        for agent in NO_TOOLS:
+            with self.subTest(agent):
+                status, out, err = self.stop(agent)
+                self.assertEqual(status, 0, err)
+                self.assertEqual(self.fake.chats(), [])
+                self.assertEqual(out["decision"], "deny" if agent == "gemini-cli" else "block")
+                self.assertIn("Your log does not show 1 claim", out["reason"])
+                self.assertIn('"I ran the tests, all pass": your log holds no command at '
+                              'all: run the tests', out["reason"])
+                self.assertIn("1 not shown; blocked the stop", err)
+                self.assertNotIn("could not check", err + json.dumps(out))
+                note, = [r for r in self.records() if r["hook"]["agent"] == agent]
+                self.assertEqual((note["schema"], note["answer"], note["code"]),
+                                 (hook_records.NOTE_SCHEMA, "not shown", "no_commands"))
+                self.assertIsNone(note["hook"]["error"])
+                self.assertEqual(len(note["log"]["sha256"]), 64)
+
+    def test_the_not_shown_policy_decides(self):
+        _, out, _ = self.stop("claude-code", "--not-shown", "allow")
+        self.assertNotIn("decision", out)
+        self.assertIn("does not show 1 claim", out["systemMessage"])
+        _, out, _ = self.stop("codex", active=True)
+        self.assertNotIn("decision", out)
+        self.assertIn("already sent back once", out["systemMessage"])
+
+    def test_a_file_that_is_no_session_of_the_agent_is_still_could_not_check(self):
+        hook_input = self.session("claude-code", last_assistant_message=NO_TOOLS_MESSAGE)
+        with open(read_json(hook_input)["transcript_path"], "w") as handle:
+            handle.write("not a session\n")
+        status, out, _ = self.hook("claude-code", hook_input, "--wait", "0")
+        self.assertEqual(status, 0)
+        self.assertNotIn("decision", out)
+        self.assertIn("cannot be read", out["systemMessage"])
+
+
+class NotReadYet(HookTest):
+    """Cursor's stop and Copilot CLI's agentStop can send the agent back, but receipt-pair
+    cannot read their session files yet: the hook lets the agent stop and says so."""
+
+    def hook_input(self, agent, **changes):
+        with open(UNREAD[agent], encoding="utf-8") as handle:
+            value = json.load(handle)
+        key = "transcriptPath" if agent == "copilot" else "transcript_path"
+        value[key] = self.write(f"{agent}-session.jsonl", '{"role": "user"}\n')
+        value.update(changes)
+        return self.write(f"hook-{agent}.json", json.dumps(value))
+
+    def test_the_documented_input_is_read_and_the_agent_is_let_stop(self):
+        for agent, label in (("cursor", "Cursor"), ("copilot", "GitHub Copilot CLI")):
+            with self.subTest(agent):
+                status, out, err = self.hook(agent, self.hook_input(agent))
+                self.assertEqual((status, out), (0, {}), err)
+                self.assertIn(f"cannot read {label}'s session file yet", err)
+                self.assertEqual(self.fake.chats(), [])
+
+    def test_a_cursor_loop_that_did_not_complete_is_not_checked(self):
+        status, out, err = self.hook("cursor", self.hook_input("cursor", status="aborted"))
+        self.assertEqual((status, out), (0, {}))
+        self.assertIn("ended with status 'aborted'", err)
+
+    def test_what_each_agent_sends_is_parsed_with_its_own_keys(self):
+        with open(UNREAD["cursor"], "rb") as handle:
+            cursor = parse_hook_input(handle.read(), agent=AGENTS["cursor"])
+        self.assertEqual((cursor.event, cursor.session_id, cursor.status,
+                          cursor.stop_hook_active), ("stop", "cdefee2d-2727-4b73-bf77-"
+                                                     "d9d830f31d2a", "completed", False))
+        again = parse_hook_input(b'{"loop_count": 2, "transcript_path": "/t.jsonl"}',
+                                 agent=AGENTS["cursor"])
+        self.assertTrue(again.stop_hook_active)
+        for bad in (b'{"loop_count": -1}', b'{"loop_count": true}', b'{"loop_count": "1"}'):
+            with self.subTest(bad), self.assertRaises(InputError):
+                parse_hook_input(bad, agent=AGENTS["cursor"])
+        with open(UNREAD["copilot"], "rb") as handle:
+            copilot = parse_hook_input(handle.read(), agent=AGENTS["copilot"])
+        self.assertEqual((copilot.event, copilot.session_id, copilot.cwd),
+                         ("agentStop", "01HW2X3Y4Z5A6B7C8D9E0F1G2H", "/home/dev/parser"))
+        self.assertEqual(copilot.transcript_path, "/path/to/transcript.jsonl")
+        with open(RED["gemini-cli"][1], "rb") as handle:
+            gemini = parse_hook_input(handle.read(), agent=AGENTS["gemini-cli"])
+        self.assertEqual((gemini.event, gemini.last_assistant_message),
+                         ("AfterAgent", "Pushed fix/parser."))
+
+    def test_each_agent_blocks_in_its_own_words(self):
+        decision = StopDecision(True, reason="fix it", notice="told")
+        self.assertEqual(AGENTS["cursor"].reply(decision), {"followup_message": "fix it"})
+        self.assertEqual(AGENTS["copilot"].reply(decision),
+                         {"decision": "block", "reason": "fix it"})
+        self.assertEqual(AGENTS["gemini-cli"].reply(decision),
+                         {"decision": "deny", "reason": "fix it", "systemMessage": "told"})
+        self.assertEqual(AGENTS["codex"].reply(StopDecision(False)), None)
+        self.assertEqual(AGENTS["cursor"].reply(StopDecision(False, notice="told")), {})
+
+    def test_exit2_only_where_the_agent_documents_it(self):
+        for agent in ("cursor", "copilot"):
+            with self.subTest(agent):
+                status, out, err = self.hook(agent, self.hook_input(agent),
+                                             "--block-with", "exit2")
+                self.assertEqual((status, out), (1, None))
+                self.assertIn("exit status 2", err)
+
+    def test_cursor_is_sent_back_by_a_follow_up_message(self):
+        # Were Cursor's session file readable, a contradicted claim would come back as the
+        # next user message, and loop_count above 0 would be a continuation.
+        readable = dataclasses.replace(AGENTS["cursor"], session_format="codex")
+        with mock.patch.dict(AGENTS, {"cursor": readable}):
+            outs = []
+            for count in (0, 1, 2):
+                hook_input = self.session("codex", conversation_id="c1", status="completed",
+                                          loop_count=count, hook_event_name="stop")
+                claims = self.write("claims.txt", "Pushed fix/parser\n")
+                status, out, err = self.hook("cursor", hook_input, "--max-blocks", "2",
+                                             "--receipts", self.receipts, "--claims-from",
+                                             claims)
+                self.assertEqual(status, 0, err)
+                outs.append(out)
+        self.assertEqual(list(outs[0]), ["followup_message"])
+        self.assertIn("the push was rejected: pull, then push again", outs[0]["followup_message"])
+        self.assertIn("followup_message", outs[1])
+        self.assertEqual(outs[2], {})  # the third in a row is let go; Cursor shows no notice
+
+    def test_an_agent_that_says_nothing_of_continuations_is_counted_by_the_state(self):
+        # Copilot CLI's input has no stop_hook_active: were its session file readable, a
+        # stop after a block would still count toward --max-blocks.
+        readable = dataclasses.replace(AGENTS["copilot"], session_format="codex")
+        outs = []
+        with mock.patch.dict(AGENTS, {"copilot": readable}):
+            for _ in range(4):
+                hook_input = self.session("codex", path_key="transcriptPath", sessionId="s1")
+                _, out, err = self.hook("copilot", hook_input, "--max-blocks", "2",
+                                        "--receipts", self.receipts)
+                outs.append((out or {}).get("decision", "allow"))
+        self.assertEqual(outs, ["block", "block", "allow", "allow"])
 
 
 def decisions(outs):
@@ -624,3 +846,31 @@ class Snippets(TempDirTest):
     def test_install_snippet_is_a_pure_function(self):
         self.assertEqual(install_snippet("codex", "x")["hooks"]["Stop"][0]["hooks"][0],
                          {"type": "command", "command": "x", "timeout": 600})
+
+    def test_the_documented_shape_for_each_other_agent(self):
+        value, where = self.snippet("gemini-cli")
+        handler, = value["hooks"]["AfterAgent"][0]["hooks"]
+        self.assertEqual(list(value["hooks"]), ["AfterAgent"])
+        self.assertEqual((handler["name"], handler["type"], handler["timeout"]),
+                         ("receipt-pair", "command", 600000))  # milliseconds
+        self.assertTrue(handler["command"].endswith("hook gemini-cli"))
+        self.assertIn("~/.gemini/settings.json", where)
+        value, where = self.snippet("cursor", "--max-blocks", "2")
+        self.assertEqual(value["version"], 1)
+        handler, = value["hooks"]["stop"]
+        self.assertEqual((handler["timeout"], handler["loop_limit"]), (600, 2))
+        self.assertTrue(handler["command"].endswith("hook cursor --max-blocks 2"))
+        self.assertIn("~/.cursor/hooks.json", where)
+        self.assertIn("cannot read Cursor's session file yet", where)
+        value, where = self.snippet("copilot")
+        handler, = value["hooks"]["agentStop"]
+        self.assertEqual((value["version"], handler["type"], handler["timeoutSec"]),
+                         (1, "command", 600))
+        self.assertTrue(handler["bash"].endswith("hook copilot"))
+        self.assertIn(".github/hooks/", where)
+
+    def test_no_snippet_blocks_by_exit_status_where_the_agent_does_not_document_it(self):
+        status, out, err = run_cli("hook", "copilot", "--install-snippet",
+                                   "--block-with", "exit2")
+        self.assertEqual((status, out), (1, ""))
+        self.assertIn("exit status 2", err)

@@ -6,11 +6,14 @@ import os
 import unittest
 from types import SimpleNamespace
 
+from receipt_pair.answers import SHOWN_DRY_RUN, SHOWN_OTHER_TARGET
+from receipt_pair.hooks.advice import NO_COMMANDS, next_step
 from receipt_pair.hooks.claims import Claim
+from receipt_pair.turn import EDIT, Turn
 from receipt_pair.errors import InputError
 from receipt_pair.check.rules import Quote
 from receipt_pair.hooks.session import (final_message, same_message, session_file_problem,
-                                       wait_for_session)
+                                       tool_calls, wait_for_session)
 from receipt_pair.hooks.stop import (MAX_CLAIMS, MAX_NOTICE_CHARS, HookState, Outcome,
                                     bounded, decide, parse_hook_input, unrecorded)
 from tests.helpers import DATA, TempDirTest
@@ -100,10 +103,30 @@ class FinalMessage(unittest.TestCase):
              "Pushed fix/parser; the suite is green.", True),
             (os.path.join(HOOKS, "codex-green.jsonl"), "codex",
              "Pushed fix/parser; the suite is green (7 passed).", True),
+            # JSON Lines: the last copy of a message wins, a rewound message is gone
+            (os.path.join(TRANSCRIPTS, "gemini-cli-session.jsonl"), "gemini-cli",
+             "Pushed fix/parser.", True),
+            (os.path.join(TRANSCRIPTS, "gemini-cli-legacy-session.json"), "gemini-cli",
+             "The fix is in and all tests pass.", True),
+            (os.path.join(HOOKS, "gemini-cli-green.jsonl"), "gemini-cli",
+             "All 7 tests pass and I pushed fix/parser.", True),
         ]
         for path, fmt, message, last in cases:
             with self.subTest(os.path.basename(path)):
                 self.assertEqual(final_message(read(path), fmt), (message, last))
+
+    def test_tool_calls_are_counted_per_format(self):
+        for name, fmt, count in (("claude-code-no-tools.jsonl", "claude-code", 0),
+                                 ("codex-no-tools.jsonl", "codex", 0),
+                                 ("gemini-cli-no-tools.jsonl", "gemini-cli", 0),
+                                 ("codex-green.jsonl", "codex", 3),
+                                 ("gemini-cli-green.jsonl", "gemini-cli", 3)):
+            with self.subTest(name):
+                self.assertEqual(tool_calls(read(os.path.join(HOOKS, name)), fmt), count)
+        self.assertIsNone(tool_calls("{}", "cursor"))
+
+    def test_a_format_it_cannot_walk_has_no_message(self):
+        self.assertEqual(final_message('{"role": "assistant"}\n', "cursor"), (None, False))
 
     def test_one_message_split_over_lines_is_joined(self):
         lines = [{"type": "assistant", "message": {"id": "m1", "content": [
@@ -266,6 +289,76 @@ class Policy(unittest.TestCase):
         long = bounded("x" * 100000)
         self.assertLessEqual(len(long), MAX_NOTICE_CHARS)
         self.assertTrue(long.endswith("[... the rest left out ...]"))
+
+
+def checked(quotes=(), codes=()):
+    """A pair's result holding these deciding quotes and these reason codes."""
+    return SimpleNamespace(quotes=[Quote("A", "T1", q) for q in quotes],
+                           models=[SimpleNamespace(checked=SimpleNamespace(code=c))
+                                   for c in codes])
+
+
+class NextStep(unittest.TestCase):
+    """The line that tells the agent what to do, picked in plain code from what was found."""
+
+    def test_the_table(self):
+        ran = Turn("python -m pytest -q", "7 passed in 0.29s")
+        edited = Turn("Edit src/parser.py", "The file src/parser.py has been updated.",
+                      kind=EDIT)
+        cases = [
+            ("I pushed fix/parser", "contradicted",
+             checked([" ! [rejected]        fix/parser -> fix/parser (non-fast-forward)"]), (),
+             None, "the push was rejected: pull, then push again"),
+            ("Pushed to main", "contradicted",
+             checked([" ! [remote rejected] main -> main (protected branch hook declined)"]),
+             (), None, "the branch is protected: push to another branch and open a pull "
+                       "request, or tell the user it is not pushed"),
+            ("I pushed main", "contradicted",
+             checked(["fatal: unable to access 'https://x/': The requested URL returned "
+                      "error: 403"]), (), None,
+             "the push was refused access: tell the user, who must fix the access"),
+            ("all 7 tests pass", "contradicted", checked(["1 failed, 6 passed in 0.31s"]), (),
+             None, "the tests failed: fix them, run them again"),
+            ("the build compiles cleanly", "contradicted", checked(["error[E0308]: x"]), (),
+             None, "the build failed: fix the errors, build again"),
+            ("Deployed to staging", "contradicted", checked(["Error: rollout failed"]), (),
+             None, "the deploy failed: fix what that line says, deploy again"),
+            ("I ran the tests, all pass.", "not shown", None, (), NO_COMMANDS,
+             "your log holds no command at all: run the tests, so that the log shows the "
+             "result, or tell the user it was not done"),
+            ("the tests pass", "not shown", checked(), (ran, edited), None,
+             "the last test run (`python -m pytest -q`) came before your last edit (`Edit "
+             "src/parser.py`): run the tests again"),
+            ("the tests pass", "not shown", checked(), (edited, ran), None,
+             "no line of the last test run shows it: run the tests again and read what they "
+             "print"),
+            ("the tests pass", "not shown", checked(), (Turn("ls", "a.py"),), None,
+             "your log has no test run: run the tests"),
+            ("I pushed main", "not shown", checked(), (ran,), None,
+             "your log has no git push: push, or tell the user it is not pushed"),
+            ("I pushed main", "not shown", checked(codes=["model_not_shown", SHOWN_DRY_RUN]),
+             (Turn("git push -n origin main", "To x\n   1a..2b  main -> main"),), None,
+             "that was a dry run: run it for real"),
+            ("I deployed to prod", "not shown", checked(codes=[SHOWN_OTHER_TARGET]), (), None,
+             "that went to another branch or place than you said: do it where you said, or "
+             "tell the user where it went"),
+            ("I sent the invoice", "not shown", checked(), (ran,), None,
+             "no output line shows it: do it, so that the log shows the result, or tell the "
+             "user it is not done"),
+        ]
+        for claim, answer, result, turns, why, expected in cases:
+            with self.subTest(claim=claim, answer=answer, why=why):
+                self.assertEqual(next_step(claim, answer, result, turns, why), expected)
+
+    def test_the_reason_gives_each_claim_its_line(self):
+        held = outcome("contradicted", "I pushed main")
+        held.advice = "the push was rejected: pull, then push again"
+        unbacked = outcome("not shown", "the tests pass")
+        unbacked.advice = "your log has no test run: run the tests"
+        reason = decide([held, unbacked], False).reason
+        self.assertIn('- "I pushed main": the push was rejected: pull, then push again.\n'
+                      '  T1 `git push` printed: ! [rejected] main -> main', reason)
+        self.assertIn('- "the tests pass": your log has no test run: run the tests.', reason)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,155 @@
+"""The agents whose stop a hook can hold, one row each: what the agent sends the hook, how
+the hook sends it back, and where its settings go.
+
+Every fact comes from the agent's own documentation or source; docs/agents.md names each.
+Code elsewhere asks a row (`agent.events`, `agent.block`, `agent.snippet(...)`) and never
+compares an agent's name, so a new agent is a new row.
+
+A row says:
+- which of its hook events are a stop, and the event to assume when its input names none;
+- which key of its JSON input carries each field the hook reads (`FIELDS`);
+- how it says that this stop follows one the hook sent back: a flag (`stop_hook_active`),
+  a count (Cursor's `loop_count`), or nothing (the hook's own state must tell);
+- the format of its session file among the log readers' formats (`logs.FORMATS`), and so
+  whether receipt-pair can read it yet;
+- how a block is written (the JSON on standard output), whether it documents exit status 2
+  as a block, and where a line for the person goes;
+- its documented settings files and the shape of the snippet that installs the hook.
+"""
+
+from dataclasses import dataclass, field
+from typing import Mapping, Optional, Tuple
+
+from ..logs.transcripts import FORMATS as LOG_FORMATS
+
+# The hook's input fields, as HookInput names them. A row maps each it has to its own key.
+FIELDS = ("event", "session_id", "transcript_path", "cwd", "continued", "message",
+          "agent_id", "agent_transcript_path", "status")
+# Seconds the snippets give the hook; its own budget (540 s) stays under it, so it answers,
+# and saves its receipts, before the agent would kill it.
+SNIPPET_SECONDS = 600
+SNIPPET_NAME = "receipt-pair"
+
+
+@dataclass(frozen=True)
+class Agent:
+    """One agent that runs a command where it stops."""
+
+    name: str  # the command line's word: `hook NAME`
+    label: str  # for people: "Gemini CLI"
+    events: Tuple[str, ...]  # its hook events that are a stop, as it spells them
+    keys: Mapping[str, str]  # FIELDS name -> the key of its JSON input
+    snippet_shape: str  # "grouped" (Claude Code's), "gemini", "cursor" or "copilot"
+    settings_files: Tuple[str, ...]  # documented places, "~" for the home folder
+    where: str  # where the snippet goes, for the person installing it
+    default_event: Optional[str] = None  # the event when the input names none
+    continued_by: str = "flag"  # "flag" (a boolean), "count" (a count > 0) or "state"
+    session_format: Optional[str] = None  # its session file's name among LOG_FORMATS
+    block: Mapping[str, str] = field(default_factory=lambda: {"decision": "block"})
+    reason_key: str = "reason"  # the key of the block's text the agent reads
+    exit2: bool = True  # documents exit status 2 (reason on standard error) as a block
+    notice_key: Optional[str] = "systemMessage"  # a line the person reads, if it has one
+    quiet: Optional[dict] = None  # what to print with nothing to say (None: nothing at all)
+    checked_statuses: Optional[Tuple[str, ...]] = None  # stops of other statuses: unchecked
+
+    @property
+    def reads_session(self):
+        """Whether receipt-pair can read this agent's session file yet."""
+        return self.session_format in LOG_FORMATS
+
+    def reply(self, decision):
+        """The JSON object to print on standard output for a StopDecision, or None to print
+        nothing: a block in the agent's own words, else a notice where it shows one."""
+        if decision.block:
+            reply = {**self.block, self.reason_key: decision.reason}
+            if decision.notice and self.notice_key:
+                reply[self.notice_key] = decision.notice
+            return reply
+        if decision.notice and self.notice_key:
+            return {self.notice_key: decision.notice}
+        return None if self.quiet is None else dict(self.quiet)
+
+    def snippet(self, command, max_blocks):
+        """The settings that run `command` where this agent stops, in its documented shape."""
+        if self.snippet_shape == "gemini":  # its timeout is in milliseconds
+            handler = {"name": SNIPPET_NAME, "type": "command", "command": command,
+                       "timeout": SNIPPET_SECONDS * 1000}
+            return {"hooks": {event: [{"hooks": [handler]}] for event in self.events}}
+        if self.snippet_shape == "cursor":
+            # loop_limit is Cursor's own cap on follow-ups; it agrees with --max-blocks.
+            handler = {"command": command, "timeout": SNIPPET_SECONDS, "loop_limit": max_blocks}
+            return {"version": 1, "hooks": {event: [handler] for event in self.events}}
+        if self.snippet_shape == "copilot":
+            handler = {"type": "command", "bash": command, "timeoutSec": SNIPPET_SECONDS}
+            return {"version": 1, "hooks": {event: [handler] for event in self.events}}
+        handler = {"type": "command", "command": command, "timeout": SNIPPET_SECONDS}
+        return {"hooks": {event: [{"hooks": [dict(handler)]}] for event in self.events}}
+
+
+def _merged_into(user_file, project_file, more=""):
+    """Where a snippet goes for an agent with a user and a project settings file."""
+    return (f"add this to {user_file} (all projects) or {project_file} (this project), "
+            "merged with any \"hooks\" there" + (f"; {more}" if more else ""))
+
+
+# The keys Claude Code's hooks use, which Codex and Gemini CLI share but for the message.
+_COMMON_KEYS = {"event": "hook_event_name", "session_id": "session_id",
+                "transcript_path": "transcript_path", "cwd": "cwd",
+                "continued": "stop_hook_active"}
+_CLAUDE_KEYS = {**_COMMON_KEYS, "message": "last_assistant_message", "agent_id": "agent_id",
+                "agent_transcript_path": "agent_transcript_path"}
+
+CLAUDE_CODE = Agent(
+    name="claude-code", label="Claude Code", events=("Stop", "SubagentStop"),
+    keys=_CLAUDE_KEYS, snippet_shape="grouped", session_format="claude-code",
+    settings_files=("~/.claude/settings.json", ".claude/settings.json",
+                    ".claude/settings.local.json"),
+    where=_merged_into("~/.claude/settings.json", ".claude/settings.json"))
+
+CODEX = Agent(
+    name="codex", label="Codex", events=("Stop", "SubagentStop"), keys=_CLAUDE_KEYS,
+    snippet_shape="grouped", session_format="codex",
+    settings_files=("~/.codex/hooks.json", ".codex/hooks.json"),
+    where=_merged_into("~/.codex/hooks.json", ".codex/hooks.json",
+                       "Codex asks you to trust a new hook before it runs it (before Codex "
+                       "0.124, also set [features] codex_hooks = true in config.toml)"))
+
+GEMINI_CLI = Agent(
+    name="gemini-cli", label="Gemini CLI", events=("AfterAgent",),
+    keys={**_COMMON_KEYS, "message": "prompt_response"}, snippet_shape="gemini", session_format="gemini-cli",
+    block={"decision": "deny"}, quiet={},
+    settings_files=("~/.gemini/settings.json", ".gemini/settings.json",
+                    "/etc/gemini-cli/settings.json"),
+    where=_merged_into("~/.gemini/settings.json", ".gemini/settings.json",
+                       "the hooks system must be on (/settings, Advanced, \"Enable Hooks "
+                       "System\"; tools.enableHooks in settings.json)"))
+
+CURSOR = Agent(
+    name="cursor", label="Cursor", events=("stop",),
+    keys={"event": "hook_event_name", "session_id": "conversation_id",
+          "transcript_path": "transcript_path", "continued": "loop_count",
+          "status": "status"},
+    snippet_shape="cursor", continued_by="count", session_format="cursor",
+    block={}, reason_key="followup_message", exit2=False, notice_key=None, quiet={},
+    checked_statuses=("completed",),
+    settings_files=("~/.cursor/hooks.json", ".cursor/hooks.json", "/etc/cursor/hooks.json"),
+    where=_merged_into("~/.cursor/hooks.json", ".cursor/hooks.json"))
+
+COPILOT = Agent(
+    name="copilot", label="GitHub Copilot CLI", events=("agentStop",),
+    keys={"session_id": "sessionId", "transcript_path": "transcriptPath", "cwd": "cwd"},
+    default_event="agentStop", snippet_shape="copilot", continued_by="state",
+    session_format="copilot", exit2=False, notice_key=None, quiet={},
+    settings_files=("~/.copilot/hooks/*.json", ".github/hooks/*.json"),
+    where="save this as a file of its own in ~/.copilot/hooks/ (all repositories) or "
+          ".github/hooks/ (this repository), for example receipt-pair.json")
+
+AGENTS = {agent.name: agent for agent in (CLAUDE_CODE, CODEX, GEMINI_CLI, CURSOR, COPILOT)}
+
+
+def get_agent(name):
+    """The row of an agent by its command-line name; ValueError names the known ones."""
+    try:
+        return AGENTS[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}") from None
