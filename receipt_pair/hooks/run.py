@@ -10,7 +10,7 @@ from typing import Optional
 
 from ..errors import InputError, ReceiptPairError, ServerError
 from ..logs import read_log
-from ..pair.claim import check_claim
+from ..pair.claim import check_claims
 from ..pair.settings import Settings
 from ..server.client import ServerUnreachable
 from ..store.files import decode, display_name, read_bytes, sha256_bytes
@@ -70,8 +70,8 @@ def run_hook(input_path, options):
         text, caught_up = hook_session.wait_for_session(path, fmt, hook.last_assistant_message,
                                                      max(0.0, args.wait))
         if not caught_up:
-            notes.append(f"the session file did not show the final message within "
-                         f"{args.wait:g} s; checked against what it held")
+            notes.append("the session file did not show the final message (it stopped "
+                         "changing, or --wait ran out); checked against what it held")
     claims, split = _claims(args, agent, hook, text, notes)
     if not claims:
         notes.append("no claims of finished work in the last message; nothing to check")
@@ -79,15 +79,14 @@ def run_hook(input_path, options):
     claims, not_checked = claims[:stop_hook.MAX_CLAIMS], claims[stop_hook.MAX_CLAIMS:]
     log, error = _session_turns(path, fmt, problem, notes)
     no_command = _holds_no_command(log, text, fmt)
-    outcomes = []
-    for claim in claims:
-        if no_command:
-            # Nothing in the log can show any claim: plain code says so, no model is asked.
-            outcomes.append(stop_hook.Outcome(claim, decided=NOT_SHOWN, why=NO_COMMANDS))
-        elif log is None:
-            outcomes.append(stop_hook.Outcome(claim, error=error))
-        else:
-            outcomes.append(_check(args, claim, log.turns, started, outcomes))
+    if no_command:
+        # Nothing in the log can show any claim: plain code says so, no model is asked.
+        outcomes = [stop_hook.Outcome(claim, decided=NOT_SHOWN, why=NO_COMMANDS)
+                    for claim in claims]
+    elif log is None:
+        outcomes = [stop_hook.Outcome(claim, error=error) for claim in claims]
+    else:
+        outcomes = _check_all(args, claims, log.turns, started)
     for outcome in outcomes:
         if outcome.answer in (CONTRADICTED, NOT_SHOWN):
             outcome.advice = next_step(outcome.claim.text, outcome.answer, outcome.result,
@@ -186,23 +185,22 @@ def _claims(args, agent, hook, text, notes):
     return split_claims(final), "rules"
 
 
-def _check(args, claim, turns, started, outcomes):
-    """One claim's Outcome; a server already found down is not asked again."""
-    down = next((o.error for o in outcomes if o.error and o.error.startswith("server down")),
-                None)
-    if down:
-        return stop_hook.Outcome(claim, error=down)
-    left = args.budget - (time.monotonic() - started)
-    if left < MIN_CALL_SECONDS:
-        return stop_hook.Outcome(claim, error="not checked: the hook's time budget ran out")
-    settings = args.settings.replace(timeout=min(args.settings.timeout, left), concurrent=False)
+def _check_all(args, claims, turns, started):
+    """Every claim's Outcome, asked together (pair.claim.check_claims: one menu for all the
+    claims, model A's questions then model B's, the server reusing what they share) within
+    the hook's budget; a claim left when it runs out says so."""
+    deadline = started + args.budget - MIN_CALL_SECONDS
+    settings = args.settings.replace(concurrent=False)
     try:
-        result = check_claim(claim.text, turns, settings, keep_failed=True)
+        checked = check_claims([claim.text for claim in claims], turns, settings,
+                               deadline=deadline)
     except ServerUnreachable as exc:
-        return stop_hook.Outcome(claim, error=f"server down: {error_line(exc)}")
+        return [stop_hook.Outcome(claim, error=f"server down: {error_line(exc)}")
+                for claim in claims]
     except ServerError as exc:
-        return stop_hook.Outcome(claim, error=error_line(exc))
-    return stop_hook.Outcome(claim, result=result)
+        return [stop_hook.Outcome(claim, error=error_line(exc)) for claim in claims]
+    return [stop_hook.Outcome(claim, result=one.result) if one.result is not None
+            else stop_hook.Outcome(claim, error=one.error) for claim, one in zip(claims, checked)]
 
 
 def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log, notes):

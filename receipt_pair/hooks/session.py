@@ -194,27 +194,38 @@ def same_message(expected, found):
     return expected == found or (bool(expected) and expected in found)
 
 
+# With the final message in the hook's input, a file that has not changed for this long
+# is taken as written: a sub-agent's file may never show that message at all.
+SETTLE = 0.5
+
+
 def wait_for_session(path, fmt, expected, wait, poll=POLL, clock=time.monotonic,
-                     sleep=time.sleep):
+                     sleep=time.sleep, settle=SETTLE):
     """(the session file's text, whether it caught up) after at most `wait` seconds.
 
     The agent writes its session file on its own schedule, so the hook can start before
     the final message (and the commands just before it) are on disk. Caught up means: the
     file's last message is `expected`, or, with no expected message, the file ends with a
-    message of the agent. The text is None when the file could not be read at all.
+    message of the agent. When `expected` is given (the hook's input carries the final
+    message), a file that stays the same for `settle` seconds is not waited for further.
+    The text is None when the file could not be read at all.
     """
     deadline = clock() + max(0.0, wait)
-    text = None
+    text, since = None, clock()
     while True:
         try:
-            text = decode(read_bytes(path), path)
+            now = decode(read_bytes(path), path)
         except InputError:
-            text = None
+            now = None
+        if now != text:
+            text, since = now, clock()
         if text is not None:
             found, last = final_message(text, fmt)
             if (same_message(expected, found) if expected is not None else
                     (found is not None and last)):
                 return text, True
+            if expected is not None and clock() - since >= settle:
+                return text, False
         if clock() >= deadline:
             return text, False
         sleep(min(poll, max(0.0, deadline - clock())))

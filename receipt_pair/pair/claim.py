@@ -8,6 +8,7 @@ Nothing here prints; the command line renders what these functions return.
 """
 
 import threading
+import time
 from dataclasses import dataclass
 from typing import List
 
@@ -123,6 +124,64 @@ def ask_pair(claim, turns, settings, reader, client, keep_failed=False):
         raise ModelCallFailed("; ".join(f"model {m.arm} ({m.model}) could not be asked: "
                                         f"{m.error}" for m in result.failed), result)
     return result
+
+
+# The request field that lets a server reuse what consecutive requests share (llama-server
+# and Lemonade's llama.cpp keep the prompt's computed state per slot). Off by default (a
+# reply may differ from the same request asked cold); a stop asks with it on.
+SHARE_PROMPT = {"cache_prompt": True}
+
+
+@dataclass
+class Checked:
+    """One claim of several: its ClaimResult, or why it has none."""
+
+    claim: str
+    result: object = None
+    error: str = ""
+
+
+def check_claims(claims, turns, settings=None, *, client=None, deadline=None,
+                 share_prompt=True):
+    """Several claims about one log, asked the quick way: a [Checked] per claim, in order.
+
+    With `share_prompt` and a reader that picks a menu, every claim is shown one menu picked
+    for all of them, model A is asked every claim in turn and then model B, and each request
+    asks the server to reuse what it shares with the one before (everything up to the claim,
+    for a reader that asks log first): after the first claim, a model reads only the claim.
+    `deadline` (time.monotonic()) bounds the whole: a claim whose models could not both be
+    asked before it gets an error saying so. A server that cannot be reached stops all."""
+    settings = (settings or Settings()).checked()
+    reader = settings.get_reader()
+    turns = as_turns(turns)
+    client = client or settings.client()
+    claims = list(claims)
+    menu_claims = claims if share_prompt and reader.menu and len(claims) > 1 else None
+    shared = dict(SHARE_PROMPT) if share_prompt else {}
+    shown = [reader.render(turns, settings.max_turns, claim, menu_claims) for claim in claims]
+    memory = SchemaMemory()
+    answers = {"A": [None] * len(claims), "B": [None] * len(claims)}
+    for arm, model, extra in settings.models:
+        for index, claim in enumerate(claims):
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left < 1 or (arm == "B" and answers["A"][index] is None):
+                continue
+            partner = answers["A"][index].checked if arm == "B" and reader.partner else None
+            asker = client if left is None else client.with_timeout(min(settings.timeout, left))
+            answers[arm][index] = ask(asker, reader, claim, shown[index], arm, model,
+                                      {**extra, **shared}, memory, partner=partner)
+    out = []
+    for index, claim in enumerate(claims):
+        a, b = answers["A"][index], answers["B"][index]
+        if a is None or b is None:
+            out.append(Checked(claim, error="not checked: the time for this stop ran out"))
+            continue
+        pair = combine_models(a, b, settings.rule)
+        out.append(Checked(claim, ClaimResult(claim=claim, rule=settings.rule,
+                                              answer=pair.answer, quotes=pair.quotes,
+                                              models=[a, b], shown=shown[index],
+                                              reader=reader)))
+    return out
 
 
 def as_turns(turns):

@@ -9,6 +9,7 @@ between kinds lives in that table's rows. A model that the local server would it
 to a cloud service is refused unless remote servers were allowed.
 """
 
+import copy
 import threading
 import time
 import urllib.parse
@@ -74,6 +75,13 @@ class Client(Transport):
         self._lock = threading.RLock()
         self._health = None
         self._local_models = {}  # model -> True once shown to run here
+
+    def with_timeout(self, timeout):
+        """This client, with what it learnt of the server, bounding one call by `timeout`
+        seconds instead (at least a tenth of a second)."""
+        other = copy.copy(self)
+        other.timeout = max(0.1, float(timeout))
+        return other
 
     # -- chat ---------------------------------------------------------------------------
 

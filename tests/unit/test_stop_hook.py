@@ -167,13 +167,24 @@ class Wait(TempDirTest):
         self.assertTrue(caught_up)
         self.assertEqual(now[0], 0.0)
 
-    def test_gives_up_after_the_wait_with_what_there_is(self):
+    def test_with_the_message_in_hand_a_file_that_settles_is_not_waited_for(self):
+        # A sub-agent's file may never show the final message the input carries: once the
+        # file stops changing, the hook reads what there is instead of waiting it out.
         path = self.write("s.jsonl", read(os.path.join(HOOKS, "codex-green.jsonl")))
         clock, sleep, now = self.clock()
-        text, caught_up = wait_for_session(path, "codex", "Something else.", 2, clock=clock,
+        text, caught_up = wait_for_session(path, "codex", "Something else.", 30, clock=clock,
                                            sleep=sleep)
         self.assertFalse(caught_up)
         self.assertIn("session_meta", text)
+        self.assertGreaterEqual(now[0], 0.5)
+        self.assertLess(now[0], 0.8)
+
+    def test_without_the_message_it_gives_up_after_the_wait(self):
+        first = read(os.path.join(HOOKS, "codex-green.jsonl")).split("\n", 1)[0]
+        path = self.write("s.jsonl", first + "\n")  # the session's start, no message yet
+        clock, sleep, now = self.clock()
+        text, caught_up = wait_for_session(path, "codex", None, 2, clock=clock, sleep=sleep)
+        self.assertFalse(caught_up)
         self.assertGreaterEqual(now[0], 2.0)
         self.assertLess(now[0], 2.2)
 
