@@ -28,6 +28,7 @@ from ..readers import get_reader
 from ..server.client import DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B, DEFAULT_TIMEOUT
 from ..store.files import decode, display_name, read_bytes
 from .ledger import one_line
+from .visible import json_text
 from .options import (add_ledger_option, add_model_options, ledger_from, message,
                       positive_float, positive_int, print_json, settings_from)
 
@@ -162,7 +163,7 @@ def answer(args, agent, decision, notes):
               file=sys.stderr, flush=True)
     reply = agent.reply(decision)
     if reply is not None:
-        print(json.dumps(reply, ensure_ascii=False), flush=True)
+        print(json_text(reply), flush=True)
     return 0
 
 
