@@ -115,8 +115,12 @@ class Reader(DoctorTest):
     def test_the_reader_in_use(self):
         with users_reader(None):
             self.assertTrue(check_reader(None).ok)
-        for reader, words in (("v6", "the current reader is r1"), ("zz", "unknown reader"),
-                              ("v1", "retired")):
+        with users_reader("v6"):  # a reader a user chose that can ask: said, not a fault
+            status, checks = self.doctor()
+            self.assertTrue(checks["reader"]["ok"])
+            self.assertIn("reader v6 (from $RECEIPT_PAIR_READER), which can ask",
+                          checks["reader"]["said"])
+        for reader, words in (("zz", "unknown reader"), ("v1", "retired")):
             with self.subTest(reader), users_reader(reader):
                 status, checks = self.doctor()
                 self.assertFalse(checks["reader"]["ok"])
