@@ -6,7 +6,9 @@
 
 A found claim matches a golden one when either span holds the other, in place: the golden
 claim is a text of the message (RULE.md), so it stands wherever that text occurs, and a
-found claim is a span (start, end) of the same message. Recall counts the golden claims
+found claim is a span (start, end) of the same message. Both are compared without the
+markdown marks at their ends (`, *, _), which RULE.md leaves out of a claim and the
+splitter keeps on a code span's closing backtick ("Added `a.py`"). Recall counts the golden claims
 matched by some found claim; a found claim matched by no golden claim is listed, since
 the splitter must invent none. A found claim that holds two or more golden claims is
 counted too: the measure lets it match them all, and a splitter that cut too little
@@ -19,6 +21,7 @@ import json
 import os
 import sys
 
+MARKS = "`*_ "
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
@@ -39,6 +42,16 @@ def places(message, text):
     return found
 
 
+def core(message, span):
+    """The span without the markdown marks and spaces at its ends."""
+    start, end = span
+    while start < end and message[start] in MARKS:
+        start += 1
+    while end > start and message[end - 1] in MARKS:
+        end -= 1
+    return start, end
+
+
 def nests(a, b):
     return (a[0] <= b[0] and b[1] <= a[1]) or (b[0] <= a[0] and a[1] <= b[1])
 
@@ -56,7 +69,7 @@ def measure(rows):
             matched = False
             for spot in places(message, text):
                 for index, claim in enumerate(found):
-                    if nests(spot, claim[:2]):
+                    if nests(core(message, spot), core(message, claim[:2])):
                         matched = True
                         held[index] += 1
             golden.append((text, matched))
