@@ -4,112 +4,274 @@
     for claim in split_claims("Pushed fix/parser; the suite is green. Want me to tag it?"):
         claim.start, claim.end, claim.text   # 0, 17, "Pushed fix/parser" ...
 
-Plain code, no model: the message is cut into lines (code fences, quotes, tables and
-headings left out), list markers and labels ("- ", "1. ", "✅ ", "Done:") taken off, lines
-cut into sentences and sentences into clauses, and each piece sorted by the words it uses:
+Plain code, no model, one pass over the message's lines. Each line is a row of some kind
+(a sentence, a list item, a ticked line, a "label: value" line, a table row; code fences,
+quotes and headings are not read), and rows are read in two ways:
 
-- a claim says an operation was done ("I pushed", "Deployed to staging", "the fix was
-  merged") or a check came out well ("the tests pass", "42 passed", "lint is clean");
-- questions, plans ("next I will", "let me"), hedges ("should work", "I think"),
-  admissions ("I couldn't push", "the build still fails") and instructions to the reader
-  are not claims;
-- anything else (a description of code, "`parse()` now returns None") is neither, and is
-  kept with the piece beside it rather than checked on its own.
+- by their words: cut into sentences and clauses, each piece sorted by the words it uses.
+  A claim says an operation was done ("I pushed", "Deployed to staging", "the fix was
+  merged") or a check came out well ("the tests pass", "42 passed", "`./run.sh` exits 0",
+  "lint: clean"). Questions, plans ("next I will"), hedges ("should work"), admissions
+  ("the build still fails") and instructions to the reader are not claims; anything else
+  (a description of code, "`parse()` now returns None") is neither, and is kept with the
+  piece beside it rather than checked on its own.
+- by where they stand: a row under a heading or a lead line that reports done work
+  ("## Changes made", "Here's what I did:", "**Files created**: 3"), a row with a tick
+  ("✅ Footer simplified") and a row of a before/after table is a claim as a whole, even
+  when its words alone ("`api.py` (40 lines)") would not say so; under a heading of next
+  steps or instructions no item is a claim, and under a lead that says what something
+  contains ("The guide includes:") only the words count.
 
 Every claim is a span of the message: `message[claim.start:claim.end] == claim.text`.
-Nothing here prints, and nothing is guessed from outside the message.
+Nothing here prints, and nothing is guessed from outside the message. The time taken grows
+with the message's length, never faster.
 """
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Optional
 
 CLAIM, NEGATIVE, NEUTRAL = "claim", "negative", "neutral"
 
-# Operations an agent reports as done, in the past form it reports them in. A verb that
-# only observes ("noticed", "found", "looked") is left out: it claims no finished work.
+# -- words ---------------------------------------------------------------------------------
+
+# Operations an agent reports as done, in the past form it reports them in, for a report
+# that starts with its verb ("Computed the mean ..."). A closed list, because a past form
+# at the start of a phrase is as often an adjective ("Detailed report", "Completed todos
+# are shown"). After a subject or an auxiliary ("I translated", "was memoized") any past
+# form counts (_PAST). A "re" before any of them counts too ("recalculated").
 _DONE = (
-    "added applied backed bootstrapped built bumped changed checked cherry-picked cleaned "
-    "cleared closed committed compiled completed configured confirmed created deleted "
-    "deployed disabled documented downloaded edited emailed enabled executed exported "
-    "extracted filed finished fixed flushed formatted generated implemented imported "
-    "installed integrated invoked kicked landed linted merged migrated moved notified opened "
-    "packaged patched posted provisioned published pushed ran re-ran rebased rebuilt "
-    "refactored regenerated released reloaded removed renamed replaced replied reran reset "
-    "resolved restarted restored reverted rewrote rolled scheduled seeded sent set shipped "
-    "signed spun squashed started stopped submitted synced tagged tested tidied triggered "
-    "updated upgraded uploaded validated vendored verified wired wrote"
+    "added adjusted applied automated backed bootstrapped built bumped calculated changed "
+    "checked cherry-picked cleaned cleared closed committed compiled completed computed "
+    "configured confirmed consolidated converted copied created debugged decoupled deleted "
+    "deployed deprecated disabled documented downgraded downloaded dropped edited emailed "
+    "enabled enhanced ensured executed expanded exported extended extracted filed filled "
+    "finished fixed flushed formatted generated hardened identified implemented imported "
+    "improved included increased initialized installed integrated introduced invoked "
+    "kicked landed launched linted localized logged made memoized merged migrated modernized "
+    "modified modularized moved normalized notified opened optimized organized packaged "
+    "patched performed populated posted preserved provisioned published pulled pushed ran "
+    "raised re-ran rebased redesigned reduced refactored released reloaded removed renamed "
+    "reorganized replaced replied reran reset resolved restarted restored restructured "
+    "reverted rewired rewrote rolled sanitized saved scheduled secured seeded sent set shipped "
+    "signed simplified solved spun squashed started stopped streamlined submitted swapped "
+    "synced tagged tested tidied translated trained triggered tuned uninstalled unpinned "
+    "updated upgraded uploaded used utilized validated vendored verified wired wrapped wrote"
 ).split()
-_VERB = r"(?:%s)" % "|".join(re.escape(v) for v in sorted(_DONE, key=len, reverse=True))
-_ADVERBS = r"(?:also|just|now|successfully|already|then|finally|again|manually|locally|all|and)"
+# Past forms that only look or try: they report a step taken, not finished work or a
+# result. "I reproduced the bug" says nothing was changed or came out well.
+_LOOKED = ("reproduced read looked noticed explored examined investigated inspected "
+           "reviewed searched browsed studied observed viewed").split()
+_TRIED = ("tried attempted wanted needed intended planned decided hoped wondered assumed "
+          "believed expected supposed seemed appeared failed").split()
+# Past forms that are adjectives wherever they stand ("is based on", "Estimated time").
+_ADJECTIVES = ("based related required limited nested embedded dedicated detailed "
+               "advanced estimated interested supported unsupported concerned involved "
+               "distributed sophisticated complicated").split()
+_IRREGULAR = ("made built written wrote ran run set put sent done did taken took kept got "
+              "gotten given gave brought found held led lit met paid shown split spun "
+              "stood struck undone won rebuilt rewritten reran rerun begun began chosen "
+              "drawn thrown upheld withdrawn frozen hidden sold told shut cut spent "
+              "agreed freed guaranteed").split()
+
+
+def _words(words):
+    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+
+
+_VERB = r"(?:re-?)?(?:%s)" % _words(_DONE)
+_NOT_PAST = r"(?:%s)\b" % _words(_LOOKED + _TRIED + _ADJECTIVES)
+# Any past form: an irregular one, or a word in "-ed" (not "-eed": need, exceed, speed).
+_PAST = r"(?!%s)(?:%s|[a-z][a-z-]*[a-df-z]ed)\b" % (_NOT_PAST, _words(_IRREGULAR))
+_ADVERB = r"(?:\w+ly|also|just|now|already|then|finally|again|all|and|first|since)"
 
 _CLAIM_PATTERNS = [
-    # "I pushed ...", "we've deployed ...", "I have also fixed ..."
-    re.compile(r"\b(?:i|we)(?:'ve|'d| have| had)?(?:\s+%s)*\s+%s\b" % (_ADVERBS, _VERB)),
+    # "I pushed ...", "we've deployed ...", "I have also translated ..."
+    re.compile(r"\b(?:i|we)(?:'ve|'d| have| had)?(?:\s+%s)*\s+%s" % (_ADVERB, _PAST)),
     # A report that starts with the verb, maybe after a label: "Pushed fix/parser",
-    # "Also ran the linter", "`api.py` - extracted the check".
-    re.compile(r"^(?:[^:]{1,60}(?::|\s[-—–])\s+)?(?:%s,?\s+)*%s\b" % (_ADVERBS, _VERB)),
-    # Passive or state: "the fix was merged", "changes are pushed", "it is live".
-    re.compile(r"\b(?:is|are|was|were|has been|have been|got)(?:\s+(?:now|all|successfully|"
-               r"also|fully|already))*\s+(?:%s|live|green|in place|up to date|complete|"
-               r"done|passing)\b" % _VERB),
+    # "Also ran the linter", "`api.py` - extracted the check". Not a verb alone
+    # ("Optimized"), which names no work done on anything, nor "Completed todos are shown
+    # ...", where the past form is an adjective of the subject.
+    re.compile(r"^(?:[^:]{1,60}(?::|\s[-—–→])\s+)?(?:%s,?\s+)*%s\b(?=\s+\S)"
+               r"(?!\s+\S+\s+(?:are|is|was|were)\b)" % (_ADVERB, _VERB)),
+    # Passive or state: "the fix was merged", "has been successfully converted", "it is now
+    # live", "the file is recreated and ready".
+    re.compile(r"\b(?:was|were|(?:has|have|had|'s|'ve) been|got)(?:\s+%s)*\s+(?:re-?)?%s"
+               % (_ADVERB, _PAST)),
+    re.compile(r"\b(?:is|are|'s|'re)(?:\s+(?:all|also|fully|properly|correctly))*"
+               r"\s+(?:now|already)(?:\s+%s)*\s+(?:re-?)?%s" % (_ADVERB, _PAST)),
+    re.compile(r"\b(?:is|are|was|were|'s|'re)(?:\s+(?:now|all|also|fully|already|"
+               r"successfully|(?:re-?)?%s\s+and))*\s+(?:live|green|in place|up to date|"
+               r"complete|completed|done|passing|available|running|deployed|working|clean|"
+               r"fixed|resolved|merged|functional|operational|online|"
+               r"ready(?!\s+(?:to\s+(?!be\b)|for\b)))\b" % _PAST),
+    # Where the work left a file: "the parameters are saved in `glm3.nml`".
+    re.compile(r"\b(?:is|are)\s+(?:now\s+)?(?:saved|written|stored|exported|available)\s+"
+               r"(?:to|in|at|as|under)\s+(?:code\b|[/~])"),
     # A check that came out well: "the tests pass", "lint is clean", "CI is green".
     re.compile(r"\b(?:tests?|suites?|specs?|build|builds|ci|checks?|lint|linter|linting|"
-               r"type ?checks?|typecheck|mypy|pyright|ruff|flake8|eslint|tsc|pipeline|"
-               r"workflow|everything)\b[^.;]{0,60}?\b(?:pass|passes|passed|passing|"
-               r"green|succeeded|succeeds|clean|ok|(?:reports?|found|finds|shows?|with) "
-               r"(?:no|0|zero) (?:errors|issues|problems|failures|warnings))\b"),
-    # Counts: "42 passed", "12/12 tests pass", "all 128 tests pass".
-    re.compile(r"\b\d+ (?:tests? )?passed\b|\b\d+/\d+ (?:tests? )?(?:pass|passed|passing)\b"),
+               r"type ?checks?|typecheck|mypy|pyright|ruff|flake8|eslint|tsc|clippy|"
+               r"pipeline|workflow|everything|compil\w*|migrations?|deployments?|e2e)\b"
+               r"[^.;]{0,60}?\b(?:pass|passes|passed|passing|green|succeeded|succeeds|"
+               r"clean|ok|(?:reports?|found|finds|shows?|with) (?:no|0|zero) (?:errors|"
+               r"issues|problems|failures|warnings))\b"),
+    # Checks whatever their name: "`cargo build --release` now succeeds", "`./run.sh`
+    # exits 0", "Deployment completed successfully", "The migration ran without errors",
+    # "the endpoint returns 200", "PDF uploads now work again".
+    re.compile(r"\bsucceed(?:s|ed)\b|\bexit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?0\b"
+               r"|\bexit (?:code|status)(?: of| was| is|:|=)? ?0\b"
+               r"|\breturn(?:s|ed) (?:an? )?(?:http )?200\b"),
+    re.compile(r"\b%s(?:\s+\w+)?\s+successfully\b|\bsuccessfully\s+(?:re-?)?%s"
+               % (_PAST, _PAST)),
+    re.compile(r"\b(?:ran|run|completed|finished|built|compiled|executed|passed|exited|"
+               r"installed|migrated|applied|deployed)\s+(?:without (?:any )?(?:errors?|"
+               r"failures?|warnings?|issues?)|with no (?:errors?|failures?|warnings?)|"
+               r"cleanly)\b"),
+    re.compile(r"\bnow (?:\w+ly )?(?:succeeds|builds|compiles|works|work|passes|pass|runs|"
+               r"starts|loads|renders|looks)\b"),
+    re.compile(r"\bremain(?:s|ed)? (?:\w+ly |still |all )?(?:intact|functional|green|passing|"
+               r"working|compatible|unchanged)\b"),
+    re.compile(r"\b(?:zero|0|no) (?:\w+ ){0,2}(?:errors?|failures?|warnings?) "
+               r"(?:detected|found|reported)\b|\b(?:no|nothing) (?:\w+ )?broken\b"),
+    # Counts: "42 passed", "12/12 tests pass", "128 tests ran", "7/7 complete".
+    re.compile(r"\b\d+ (?:tests? )?passed\b|\b\d+/\d+ (?:\w+ )?(?:pass|passed|passing|"
+               r"complete|completed|green)\b|\b\d+ (?:\w+ )?tests? (?:ran|run|executed)\b|"
+               r"\b100% complete\b"),
+    # "name: result" rows: "tests: 12 passed", "lint: OK", "build: ✅".
+    re.compile(r"^[^:]{1,50}:\s*(?:✅|pass|passed|passing|ok|okay|clean|green|success|"
+               r"successful|succeeded|done|fixed)(?:\W|$)"),
+    # Rows whose label reports the work: "**Files created**: 19 files", "Commit: 9ec17ff",
+    # "Report path: `./report.md`".
+    re.compile(r"^(?:[\w`'./-]+ ){0,4}%s:\s*\S" % _VERB),
+    re.compile(r"^(?:git )?commit(?: hash| id| sha)?:\s*(?:code|[0-9a-f]{7,40}\b)"),
+    re.compile(r"^(?:report|output|results?|answers?|log)s?(?: file)?(?: path| location)?:"
+               r"\s*(?:code\b|[./~])"),
+    # French and Spanish passives, which agents write in the same reports: "ont été
+    # supprimées", "ha sido actualizado".
+    re.compile(r"\b(?:a|ont) été (?:\w+ )?\w+(?:é|ée|és|ées)\b"),
+    re.compile(r"\b(?:ha|han) sido \w+(?:ado|ada|ados|adas|ido|ida|idos|idas)\b"),
 ]
+# A later piece of the same sentence that starts with a past form carries on the report
+# before it: "Updated `jjwt` to 0.12.3, and modularized its dependencies".
+_CARRIED = re.compile(r"^(?:%s,?\s+)*(?:re-?)?%s(?!\s+\S+\s+(?:are|is|was|were)\b)"
+                      % (_ADVERB, _PAST))
 
-# Not finished work: the word says so wherever it stands in the piece.
+# Not finished work: the word says so wherever it stands in the piece (before a "which",
+# "who" or "where", whose clause qualifies a thing rather than the claim).
 _NEGATIVE_PATTERNS = [
     # questions are told apart by their "?" (see classify); these are the rest
-    re.compile(r"n't\b|\b(?:not|never|cannot|unable|no longer)\b"),
-    # hedges: a claim the agent itself does not stand behind
-    re.compile(r"\b(?:should|might|may|probably|likely|possibly|perhaps|hopefully|"
+    re.compile(r"n't\b|\b(?:not|never|cannot|unable|no longer|pending|not yet|"
+               r"in progress)\b"),
+    # hedges and obligations: a claim the agent itself does not stand behind
+    re.compile(r"\b(?:should|might|may|must|probably|likely|possibly|perhaps|hopefully|"
                r"presumably|supposedly|seems?|appears?|i think|i believe|i assume|"
-               r"i expect|not sure|in theory|expected to)\b"),
-    # plans and offers
+               r"i expect|not sure|in theory|expected to|needs? to|has to|have to)\b"),
+    # plans, offers and abilities
     re.compile(r"\b(?:i|we)(?:'ll| will| am going to|'m going to| are going to| plan to|"
-               r" intend to| need to| still need to| would| want to| can| could)\b"),
+               r" intend to| need to| still need to| would| want to| can| could)\b"
+               r"|\b(?:can|could|will|would) be\b"),
+    # ready to do something means it is still to do
+    re.compile(r"\bready to (?:commit|push|merge|deploy|submit|ship|release|publish|"
+               r"review)\b"),
     # a failure reported, which is an admission, not a claim of finished work
     re.compile(r"\b(?:tests?|suites?|build|push|deploy(?:ment)?|ci|checks?|lint|pipeline|"
                r"command|it|they|migration|job)\s+(?:still\s+)?(?:fail|fails|failed|"
                r"is failing|are failing|was rejected|were rejected|errored|timed out|broke)\b"),
     re.compile(r"^(?:failed|tried|attempted)\b"),
+    # what was going on before (a diagnosis), not what was done: "extraction was failing",
+    # "only skills were being extracted"
+    re.compile(r"(?<!which )(?<!that )(?<!who )\b(?:was|were)(?: all| still| being| only)*"
+               r" (?!\w*thing\b)\w+ing\b"),
 ]
-# What starts a plan, an offer or an instruction to the reader.
+_RELATIVE = re.compile(r"\b(?:which|who|whose|where)\b")
+# What starts a plan, an offer, an instruction to the reader or a lead into a list.
 _NEGATIVE_START = re.compile(
     r"^(?:will|going to|next|then i'll|todo|to do|still|let me|let's|you|feel free|please|"
     r"consider|remember|don't|make sure|ensure|try|run|check|verify|add|update|push|deploy|"
     r"if|unless|once you|when you|before you|after you|would you|should i|shall i|want me|"
-    r"do you|can you|could you)\b")
+    r"do you|can you|could you|here's|here is|here are)\b")
 # Counts of nothing going wrong, which the failure patterns must not read as failure.
 _BENIGN = re.compile(r"\b(?:0|zero|no|without(?: any)?) (?:failures?|failed|errors?|"
                      r"failing tests?)\b")
 
-# Lines a person does not read as statements of the agent's work.
+# -- rows that stand as a whole ------------------------------------------------------------
+
+# What a heading or a lead line says of the rows under it. HOWTO (steps for the reader)
+# wins over DONE (work reported), which wins over CONTENT (what something holds).
+DONE, REMOVED, CONTENT, HOWTO, DETAIL = "done", "removed", "content", "howto", "detail"
+_HOWTO_WORDS = re.compile(
+    r"\b(?:next steps?|how to|usage|to use|quick ?start|getting started|instructions?|"
+    r"steps to|recommend\w*|todo|to-do|remaining|pending|what's next|follow[- ]?ups?|"
+    r"need to|needs to|still need|to complete|where to|should|could|would|will|try|"
+    r"suggest\w*|please|options?|troubleshoot\w*|if you|you can|you should|fallback|"
+    r"for future|after setting up|prochaines? étapes|pour voir|para ver)\b")
+_DONE_WORDS = re.compile(
+    r"\b(?:changes|changelog|changements?|improvements?|optimi[sz]ations?|fixes|"
+    r"modifications?|enhancements?|what i did|what changed|verification|test results|"
+    r"testing results|commit history|complete|completed)\b|^(?:\d+\.\s*)?(?:final |quick )?"
+    r"summary\b|^changes\b")
+_CONTENT_VERBS = re.compile(
+    r"\b(?:includes?|contains?|covers?|offers?|provides?|supports?|requires?|consists? of|"
+    r"comprises?|what's included|because|car|parce que|porque)\b")
+# A heading of what was found ("Found code") lists findings, not work done.
+_FINDING = re.compile(r"\b(?:found|identified|detected|located|discovered|determined)\b")
+_PAST_WORD = re.compile(r"\b" + _PAST)
+_REMOVAL = re.compile(r"\b(?:remov|delet|drop|supprim|elimin)\w*")
+
+# Rows that the place they stand in cannot make claims of.
+_EXPLANATION = re.compile(r"^(?:problem|issue|cause|root cause|impact|why|reason|before|"
+                          r"avant|symptom|note|risk|message|trade-?off|caveat|"
+                          r"limitation)s?\s*[:—–-]")
+_LOOKING = re.compile(r"^(?:[^:]{1,60}(?::|\s[-—–])\s+)?(?:%s)\b" % _words(_LOOKED))
+# Praise of the result is not a result: "✅ **Professional** - industry-standard format".
+_EVALUATIVE = re.compile(
+    r"^(?:professional|comprehensive|well-\w+|accessible|consistent|coh[ée]rent|"
+    r"maintainable|readable|robust|scalable|elegant|intuitive|user-friendly|"
+    r"production-ready|bug-free|clearer|plus clair)\b(?:\s*$|\s*[-—–:]|\s+(?:and|et|with|"
+    r"avec|for|pour)\b)")
+# What is absent is a result only when it is a failure: "No functionality broken", not
+# "Pas de confusion avec dual-wavelength".
+_ABSENCE = re.compile(r"^(?:no|pas de|aucune?|none|nothing|sans|zero|0)\b")
+_FAILURE_WORD = re.compile(r"\b(?:errors?|fail\w*|broken|warnings?|issues?|regressions?|"
+                           r"problems?|conflicts?)\b")
+# A row that only gives what a change is for: "Ensures file is always present".
+_RATIONALE = re.compile(r"^(?:ensures?|prevents?|avoids?|allows?|enables?|helps?|keeps?|"
+                        r"lets?|so that|in order to)\b")
+# A before/after table: each row is a change made.
+_CHANGE_TABLE = re.compile(r"\b(?:before|after|avant|après|old|new|from|to|was|now|antes|"
+                           r"después)\b")
+
+# -- the shape of lines ---------------------------------------------------------------------
+
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
-_SKIP_LINE = re.compile(r"^\s*(?:#|>|\|)")
-_BAD_MARK = re.compile(r"^\s*(?:❌|✗|✘|⚠️?|🚫|⛔|\[ \])")
-# What leads a line without being part of the claim: list markers, ticked boxes, ticks,
-# and labels such as "Done:" or "**Summary:**".
-_LEAD = re.compile(
-    r"^(?:\s*(?:[-*+•]|\d{1,3}[.)])\s+)?(?:\[[xX]\]\s+)?(?:(?:✅|✔️?|☑️?|✓|🎉|🚀)\s*)?"
-    r"(?:[*_]*(?:done|status|summary|result|results|update|completed|finished|changes)"
-    r"[*_]*\s*[:—–-]\s*[*_]*\s*)?", re.I | re.M)
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+")
+_RULE_LINE = re.compile(r"^\s*(?:[-*_]\s*){3,}$")
+_QUOTE = re.compile(r"^\s*>")
+_TABLE = re.compile(r"^\s*\|")
+_TABLE_RULE = re.compile(r"^\s*\|?[\s:|-]*-{2,}[\s:|-]*$")
+_ITEM = re.compile(r"([ \t]*)(?:[-*+•]|\d{1,3}[.)])[ \t]+")
+_BOX = re.compile(r"\[([ xX])\][ \t]+")
+_TICKS = "✅✔☑✓"
+_CROSSES = "❌✗✘🚫⛔⏳⌛⚠"
+_LABEL = re.compile(r"[*_]*(?:done|status|summary|result|results|update|completed|finished|"
+                    r"changes)[*_]*\s*[:—–-]\s*[*_]*\s*", re.I)
+_LABEL_TICK = re.compile(r"[^:\n]{0,40}:[\s*_]*[✅✔☑✓]")
+_WHOLE_BOLD = re.compile(r"\*\*([^*]+)\*\*[\s:]*$")
+_BOLD_START = re.compile(r"\*\*[^*]+\*\*")
 # Where a sentence ends: after . ! or ? and a space, unless the dot ends an abbreviation.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "no.")
 # Where a clause may end: a semicolon, a dash between spaces, and ", and"/" but"/" then".
 _CLAUSE_END = re.compile(r"\s*;\s*|\s+[—–-]\s+|,?\s+(?:and|but|then|so)\s+(?:then\s+)?"
-                         r"|,\s+(?=\S)")
+                         r"|,\s+(?=\S)", re.I)
+# Pieces are joined into one claim up to this length; past it they stay apart, so that a
+# sentence of thousands of clauses is still split in time that grows with its length.
+_MAX_JOIN = 2000
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 _LEADING_MARKS = re.compile(r"^[^\w`'\"(*\[$~/.]+")
-_TRIM_END = " \t\r\n.,;:"
-_KEEP_LEAD = "`'\"(*_[$~/."
+_KEEP_LEAD = "`'\"([$~/."
+_TRIM_END = " \t\r\n.,;:!*_"
 
 
 @dataclass(frozen=True)
@@ -130,12 +292,7 @@ def split_claims(message):
     if not isinstance(message, str):
         raise TypeError("the message must be a string")
     masked = _mask_code(message)
-    claims = []
-    for start, end in _statement_lines(message, masked):
-        for s_start, s_end in _sentences(masked, start, end):
-            for c_start, c_end in _clauses(message, masked, s_start, s_end):
-                claims.append(Claim(message[c_start:c_end], c_start, c_end))
-    return claims
+    return [Claim(message[start:end], start, end) for start, end in _rows(message, masked)]
 
 
 def classify(text):
@@ -147,7 +304,7 @@ def classify(text):
         return NEUTRAL
     if _NEGATIVE_START.match(plain):
         return NEGATIVE
-    unharmed = _BENIGN.sub(" ", plain)
+    unharmed = _BENIGN.sub(" ", _RELATIVE.split(plain, 1)[0])
     if any(p.search(unharmed) for p in _NEGATIVE_PATTERNS):
         return NEGATIVE
     if any(p.search(plain) for p in _CLAIM_PATTERNS):
@@ -179,22 +336,218 @@ def _mask_code(message):
     return _CODE_SPAN.sub(lambda m: "`" + "x" * (len(m.group()) - 2) + "`", message)
 
 
-def _statement_lines(message, masked):
-    """(start, end) of each line's statement, after its marker and label, outside fences."""
-    in_fence = False
+# -- rows and where they stand --------------------------------------------------------------
+
+def _rows(message, masked):
+    """The claim spans of the message's rows, line by line, in order."""
+    headings = []  # (level, what the heading says of the rows under it)
+    lead = None    # the same, said by the last lead line under the current heading
+    items = []     # (indent, what the item says of its sub-items) of the open list items
+    table = None   # (header says before/after, context) of the table being read
+    in_fence, first = False, True
     position = 0
     for line in message.split("\n"):
         start, end = position, position + len(line)
         position = end + 1
-        if _FENCE.match(line):
+        end = start + len(line.rstrip("\r"))
+        text = masked[start:end]
+        if _FENCE.match(text):
             in_fence = not in_fence
             continue
-        if in_fence or _SKIP_LINE.match(line) or _BAD_MARK.match(line):
+        if in_fence:
+            # A ticked line in a fence is a report boxed for show ("✅ Pushed to GitHub").
+            body = _after_marks(masked, start + len(text) - len(text.lstrip()), end)
+            if _tick_before(masked, start, body):
+                yield from _read_row(message, masked, body, end, True)
             continue
-        lead = _LEAD.match(masked, start, end)
-        start = lead.end() if lead else start
-        if message[start:end].strip():
-            yield start, end
+        if not text.strip() or _RULE_LINE.match(text):
+            if not text.strip():
+                table = None
+            continue
+        is_title, first = first, False
+        section = headings[-1][1] if headings else None
+        here = lead if lead is not None else section
+
+        heading = _HEADING.match(text)
+        if heading:
+            level = len(heading.group(1))
+            while headings and headings[-1][0] >= level:
+                headings.pop()
+            own = None if is_title else _context_of(text[heading.end():], markdown=True)
+            inherited = headings[-1][1] if headings else None
+            headings.append((level, own if own is not None else inherited))
+            lead, items, table = None, [], None
+            continue
+        if _QUOTE.match(text):
+            continue
+        if _TABLE.match(text):
+            if table is None:  # the header row
+                table = (len(_CHANGE_TABLE.findall(text.lower())) >= 2, here)
+            elif not _TABLE_RULE.match(text):
+                yield from _table_row(message, masked, start, end, table)
+            continue
+        table = None
+
+        item = _ITEM.match(masked, start, end)
+        indent = len(item.group(1)) if item else len(text) - len(text.lstrip())
+        body = item.end() if item else start + indent
+        box = _BOX.match(masked, body, end)
+        if box:
+            if box.group(1) == " ":  # an open box is work not done
+                continue
+            body = box.end()
+        marked = _after_marks(masked, body, end)
+        tick = _tick_before(masked, body, marked) or _LABEL_TICK.match(masked, marked, end) \
+            or _ends_with_tick(masked, marked, end)
+        cross = any(ch in _CROSSES for ch in masked[body:marked])
+        label = _LABEL.match(masked, marked, end)
+        body = label.end() if label else marked
+
+        if item:
+            while items and items[-1][0] >= indent:
+                items.pop()
+            place = items[-1][1] if items else here
+            if cross and place != REMOVED:  # a cross marks a failure, unless it marks what was removed
+                items.append((indent, DETAIL))
+                continue
+            # An item that ends with ":" leads its sub-items; only its words can claim.
+            ends_lead = masked[start:end].rstrip(" *_\t").endswith(":")
+            whole = _whole_by_place(place, tick)
+            found = _read_row(message, masked, body, end, whole and not ends_lead)
+            yield from found
+            own = _context_of(masked[marked:end]) if ends_lead else DETAIL
+            if own is None:
+                own = DONE if found else place
+            items.append((indent, own))
+            continue
+
+        # A line that is not an item: a sentence, a bold line, a "label: value" line.
+        items = [] if indent == 0 else items
+        if cross:
+            continue
+        bold = _WHOLE_BOLD.match(masked[marked:end].rstrip(_MARK_CHARS + " "))
+        if bold and not _reads_as_sentence(bold.group(1)):
+            # A bold line that is not a sentence is a heading of the rows under it; a tick
+            # on it claims that one thing, and the rows under it are its details.
+            own = _context_of(bold.group(1))
+            if own is None and tick:
+                own = DETAIL
+            lead = own if own is not None else here
+            continue
+        yield from _read_row(message, masked, body, end, bool(tick) and here not in (CONTENT, HOWTO))
+        if masked[start:end].rstrip(" *_\t").endswith(":") or _BOLD_START.match(masked, marked, end):
+            own = _context_of(_last_sentence(masked, marked, end))
+            lead = own if own is not None else here
+        else:
+            lead = None
+
+
+def _whole_by_place(place, tick):
+    """Whether an item is a claim as a whole where it stands (None: not even its words)."""
+    if place == HOWTO:
+        return None
+    if place in (DONE, REMOVED):
+        return True
+    return bool(tick) and place != CONTENT
+
+
+def _table_row(message, masked, start, end, table):
+    """A table row is read only as a whole: a row of a before/after table, a ticked row or
+    a row under a heading of done work (a table of results elsewhere is left unread)."""
+    change, place = table
+    text = masked[start:end]
+    cells = text.strip()
+    if any(ch in _CROSSES for ch in cells) or place == HOWTO:
+        return
+    if change or place in (DONE, REMOVED) or any(ch in _TICKS for ch in cells):
+        first = start + text.index("|") + 1
+        last = start + text.rstrip().rindex("|")
+        if last > first:
+            yield from _whole_row(message, first, last)
+
+
+def _context_of(text, markdown=False):
+    """What a heading or a lead line says of the rows under it, or None for nothing."""
+    plain = _plain(_strip_marks(text))
+    if _HOWTO_WORDS.search(plain):
+        return HOWTO
+    if _DONE_WORDS.search(plain):
+        return REMOVED if _REMOVAL.search(plain) else DONE
+    if _CONTENT_VERBS.search(plain):
+        return CONTENT
+    if _PAST_WORD.search(plain) and not _FINDING.search(plain):
+        return REMOVED if _REMOVAL.search(plain) else DONE
+    if markdown and any(ch in _TICKS for ch in text):
+        return DONE  # "## Security Assessment ✅": the section's work is done
+    return None
+
+
+def _reads_as_sentence(text):
+    """A bold line is a sentence when it ends as one and is not written in Title Case."""
+    text = text.strip()
+    if not text.endswith((".", "!")):
+        return False
+    words = [w for w in re.findall(r"[^\W\d_][\w'-]*", text) if len(w) > 3]
+    return any(w[0].islower() for w in words)
+
+
+def _last_sentence(masked, start, end):
+    cut = start
+    for match in _SENTENCE_END.finditer(masked, start, end):
+        cut = match.end()
+    return masked[cut:end]
+
+
+_MARK_CHARS = _TICKS + _CROSSES + "\ufe0f\u200d"
+
+
+def _is_mark(ch):
+    # Symbols outside ASCII (emoji, ticks, their joiners); "`" and "^" are words' marks here.
+    return ch in _MARK_CHARS or (ch > "\x7f" and unicodedata.category(ch) in ("So", "Sk", "Cf", "Mn"))
+
+
+def _after_marks(masked, start, end):
+    """Where a line's words start after its ticks, emoji and spaces."""
+    while start < end and (masked[start] in " \t" or _is_mark(masked[start])):
+        start += 1
+    return start
+
+
+def _tick_before(masked, start, end):
+    return any(ch in _TICKS for ch in masked[start:end])
+
+
+def _ends_with_tick(masked, start, end):
+    tail = masked[start:end].rstrip(" \t*_\ufe0f")
+    return bool(tail) and tail[-1] in _TICKS
+
+
+def _strip_marks(text):
+    return "".join(ch for ch in text if not _is_mark(ch))
+
+
+# -- reading a row ----------------------------------------------------------------------------
+
+def _read_row(message, masked, start, end, whole):
+    """A row's claims: those its words make, or, where its place makes it a claim as a
+    whole (`whole` True) and its words make none, the row itself. `whole` None: nothing."""
+    if whole is None:
+        return []
+    spans = [span for s_start, s_end in _sentences(masked, start, end)
+             for span in _clauses(message, masked, s_start, s_end)]
+    return spans or (_whole_row(message, start, end) if whole else [])
+
+
+def _whole_row(message, start, end):
+    """The row as one claim, unless what it says is not a result wherever it stands."""
+    start, end = _trim(message, start, end)
+    text = message[start:end]
+    plain = _plain(text)
+    if not plain or classify(text) == NEGATIVE or _EXPLANATION.match(plain) \
+            or _LOOKING.match(plain) or _EVALUATIVE.match(plain) or _RATIONALE.match(plain) \
+            or (_ABSENCE.match(plain) and not _FAILURE_WORD.search(plain)):
+        return []
+    return [(start, end)]
 
 
 def _sentences(masked, start, end):
@@ -215,35 +568,47 @@ def _clauses(message, masked, start, end):
         pieces.append((cut, match.start()))
         cut = match.end()
     pieces.append((cut, end))
+    kinds = []
+    for a, b in pieces:
+        kind = classify(message[a:b])
+        if kind == NEUTRAL and kinds and kinds[-1] == CLAIM \
+                and _CARRIED.match(_plain(message[a:b])):
+            kind = CLAIM
+        kinds.append(kind)
     kept = []
-    current = None
-    for piece in pieces:
+    current, here = None, None
+    for piece, there in zip(pieces, kinds):
         if current is None:
-            current = piece
+            current, here = piece, there
             continue
-        here, there = classify(message[current[0]:current[1]]), \
-            classify(message[piece[0]:piece[1]])
         joined = (current[0], piece[1])
-        if here != NEUTRAL and there != NEUTRAL:
-            kept.append(current)
-            current = piece
-        elif CLAIM in (here, there) and classify(message[joined[0]:joined[1]]) != CLAIM:
-            # Joined, the claim would no longer read as one: keep them apart.
-            kept.append(current)
-            current = piece
+        if here != NEUTRAL and there != NEUTRAL or joined[1] - joined[0] > _MAX_JOIN:
+            kept.append((current, here))
+            current, here = piece, there
+        elif CLAIM in (here, there):
+            # "The resulting code, saved in `a.scala`": a participle that carries on its
+            # subject stays with it, though the two together no longer start with the verb.
+            if classify(message[joined[0]:joined[1]]) == CLAIM or (
+                    here == NEUTRAL and _CARRIED.match(_plain(message[piece[0]:piece[1]]))):
+                current, here = joined, CLAIM
+            else:  # joined, the claim would no longer read as one: keep them apart
+                kept.append((current, here))
+                current, here = piece, there
         else:  # a piece that says nothing alone belongs to the one beside it
-            current = joined
-    kept.append(current)
-    for c_start, c_end in kept:
+            current, here = joined, classify(message[joined[0]:joined[1]])
+    kept.append((current, here))
+    for (c_start, c_end), kind in kept:
+        if kind != CLAIM:
+            continue
         c_start, c_end = _trim(message, c_start, c_end)
-        if c_end > c_start and classify(message[c_start:c_end]) == CLAIM:
+        if c_end > c_start:
             yield c_start, c_end
 
 
 def _trim(message, start, end):
-    # Leading ticks and emoji ("✅ Pushed") are marks, not words of the claim.
+    # Leading ticks, emoji and emphasis ("✅ **Pushed") are marks, not words of the claim.
     while start < end and not (message[start].isalnum() or message[start] in _KEEP_LEAD):
         start += 1
-    while end > start and message[end - 1] in _TRIM_END:
+    while end > start and (message[end - 1] in _TRIM_END or _is_mark(message[end - 1])):
         end -= 1
     return start, end
