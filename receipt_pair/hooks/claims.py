@@ -42,29 +42,34 @@ CLAIM, NEGATIVE, NEUTRAL = "claim", "negative", "neutral"
 # are shown"). After a subject or an auxiliary ("I translated", "was memoized") any past
 # form counts (_PAST). A "re" before any of them counts too ("recalculated").
 _DONE = (
-    "added adjusted applied automated backed bootstrapped built bumped calculated changed "
-    "checked cherry-picked cleaned cleared closed committed compiled completed computed "
-    "configured confirmed consolidated converted copied created debugged decoupled deleted "
-    "deployed deprecated disabled documented downgraded downloaded dropped edited emailed "
-    "enabled enhanced ensured executed expanded exported extended extracted filed filled "
-    "finished fixed flushed formatted generated hardened identified implemented imported "
-    "improved included increased initialized installed integrated introduced invoked "
-    "kicked landed launched linted localized logged made memoized merged migrated modernized "
-    "modified modularized moved normalized notified opened optimized organized packaged "
-    "patched performed populated posted preserved provisioned published pulled pushed ran "
-    "raised re-ran rebased redesigned reduced refactored released reloaded removed renamed "
+    "added addressed adjusted answered appended applied archived assigned attached automated "
+    "backed bisected bootstrapped branched built bumped bundled calculated changed checked "
+    "cherry-picked cleaned cleared cloned closed committed compiled completed computed "
+    "configured confirmed connected consolidated containerized converted copied created "
+    "debugged decoupled defined deleted deployed deprecated disabled documented downgraded "
+    "downloaded drafted dropped edited emailed enabled enhanced ensured exported executed "
+    "expanded exposed extended extracted fetched filed filled finished fixed flushed forked "
+    "formatted generated granted hardened hooked identified implemented imported improved "
+    "included increased initialized inserted installed integrated introduced invoked kicked "
+    "labeled labelled landed launched linted localized logged made memoized merged migrated "
+    "mitigated modernized modified modularized moved normalized notified opened optimized "
+    "organized packaged patched performed pinned populated ported posted preserved "
+    "provisioned pruned published pulled purged pushed ran raised re-ran rebased redeployed "
+    "redesigned reduced refactored refreshed registered released reloaded removed renamed "
     "reorganized replaced replied reran reset resolved restarted restored restructured "
-    "reverted rewired rewrote rolled sanitized saved scheduled secured seeded sent set shipped "
-    "signed simplified solved spun squashed started stopped streamlined submitted swapped "
-    "synced tagged tested tidied translated trained triggered tuned uninstalled unpinned "
-    "updated upgraded uploaded used utilized validated vendored verified wired wrapped wrote"
+    "reverted revoked rewired rewrote rolled rotated sanitized saved scaffolded scheduled "
+    "secured seeded sent set shipped signed simplified solved spun squashed standardized "
+    "started stopped streamlined submitted summarized swapped synced tagged terminated "
+    "tested tidied translated trained triggered trimmed tuned uninstalled unpinned updated "
+    "upgraded uploaded used utilized validated vendored verified wired wrapped wrote"
 ).split()
 # Past forms that only look or try: they report a step taken, not finished work or a
 # result. "I reproduced the bug" says nothing was changed or came out well.
 _LOOKED = ("reproduced read looked noticed explored examined investigated inspected "
            "reviewed searched browsed studied observed viewed").split()
+# Past forms of trying, meaning and explaining: "I tried to deploy", "was caused by".
 _TRIED = ("tried attempted wanted needed intended planned decided hoped wondered assumed "
-          "believed expected supposed seemed appeared failed").split()
+          "believed expected supposed seemed appeared failed caused").split()
 # Past forms that are adjectives wherever they stand ("is based on", "Estimated time").
 _ADJECTIVES = ("based related required limited nested embedded dedicated detailed "
                "advanced estimated interested supported unsupported concerned involved "
@@ -129,7 +134,19 @@ _CLAIM_PATTERNS = [
                r"failures?|warnings?|issues?)|with no (?:errors?|failures?|warnings?)|"
                r"cleanly)\b"),
     re.compile(r"\bnow (?:\w+ly )?(?:succeeds|builds|compiles|works|work|passes|pass|runs|"
-               r"starts|loads|renders|looks)\b"),
+               r"starts|loads|renders|looks)\b|\bworks? (?:correctly|properly|as expected|"
+               r"now)\b|\bmatch(?:es|ed)? (?:the |all )?expected\b|\bsuccessfully \w+s\b"),
+    # Work reported finished by its name, and results reached: "Task completed", "the
+    # model achieves 93% accuracy".
+    re.compile(r"^(?:the )?(?:task|tasks|work|job|jobs|migration|deployment|setup|"
+               r"installation|implementation|refactor(?:ing)?|upgrade|analysis|run)"
+               r"(?: \w+)? (?:is |are |was |has been )?(?:now )?(?:completed|complete|done|"
+               r"finished)\b"),
+    re.compile(r"\b(?:achieves|achieved|reaches|reached|scores|scored|attains|attained) "
+               r"(?:an? |the )?(?:\S+ ){0,3}?\d"),
+    # A failure gone: "the script no longer raises an error".
+    re.compile(r"\bno longer (?:raises|fails|crashes|errors|throws|hangs|breaks|times out|"
+               r"leaks|occurs|happens|reproduces|appears)\b"),
     re.compile(r"\bremain(?:s|ed)? (?:\w+ly |still |all )?(?:intact|functional|green|passing|"
                r"working|compatible|unchanged)\b"),
     re.compile(r"\b(?:zero|0|no) (?:\w+ ){0,2}(?:errors?|failures?|warnings?) "
@@ -140,7 +157,8 @@ _CLAIM_PATTERNS = [
                r"\b100% complete\b"),
     # "name: result" rows: "tests: 12 passed", "lint: OK", "build: ✅".
     re.compile(r"^[^:]{1,50}:\s*(?:✅|pass|passed|passing|ok|okay|clean|green|success|"
-               r"successful|succeeded|done|fixed)(?:\W|$)"),
+               r"successful|succeeded|done|fixed|(?:no|0|zero) (?:errors|issues|warnings|"
+               r"failures|problems))(?:\W|$)"),
     # Rows whose label reports the work: "**Files created**: 19 files", "Commit: 9ec17ff",
     # "Report path: `./report.md`".
     re.compile(r"^(?:[\w`'./-]+ ){0,4}%s:\s*\S" % _VERB),
@@ -179,6 +197,8 @@ _NEGATIVE_PATTERNS = [
                r"command|it|they|migration|job)\s+(?:still\s+)?(?:fail|fails|failed|"
                r"is failing|are failing|was rejected|were rejected|errored|timed out|broke)\b"),
     re.compile(r"^(?:failed|tried|attempted)\b"),
+    # a lead into a list, whose items carry the claims: "I've made the following changes:"
+    re.compile(r"\b(?:the following(?: \w+){0,2}|as follows)\W*$"),
     # what was going on before (a diagnosis), not what was done: "extraction was failing",
     # "only skills were being extracted"
     re.compile(r"(?<!which )(?<!that )(?<!who )\b(?:was|were)(?: all| still| being| only)*"
@@ -193,7 +213,8 @@ _NEGATIVE_START = re.compile(
     r"do you|can you|could you|here's|here is|here are)\b")
 # Counts of nothing going wrong, which the failure patterns must not read as failure.
 _BENIGN = re.compile(r"\b(?:0|zero|no|without(?: any)?) (?:failures?|failed|errors?|"
-                     r"failing tests?)\b")
+                     r"failing tests?)\b|\bno longer (?:raises|fails|crashes|errors|throws|"
+                     r"hangs|breaks|times out|leaks|occurs|happens|reproduces|appears)\b")
 
 # -- rows that stand as a whole ------------------------------------------------------------
 
@@ -222,7 +243,7 @@ _REMOVAL = re.compile(r"\b(?:remov|delet|drop|supprim|elimin)\w*")
 # Rows that the place they stand in cannot make claims of.
 _EXPLANATION = re.compile(r"^(?:problem|issue|cause|root cause|impact|why|reason|before|"
                           r"avant|symptom|note|risk|message|trade-?off|caveat|"
-                          r"limitation)s?\s*[:—–-]")
+                          r"limitation)s?\s*[:—–-]|^(?:the )?(?:root )?cause\b")
 _LOOKING = re.compile(r"^(?:[^:]{1,60}(?::|\s[-—–])\s+)?(?:%s)\b" % _words(_LOOKED))
 # Praise of the result is not a result: "✅ **Professional** - industry-standard format".
 _EVALUATIVE = re.compile(
@@ -255,7 +276,7 @@ _BOX = re.compile(r"\[([ xX])\][ \t]+")
 _TICKS = "✅✔☑✓"
 _CROSSES = "❌✗✘🚫⛔⏳⌛⚠"
 _LABEL = re.compile(r"[*_]*(?:done|status|summary|result|results|update|completed|finished|"
-                    r"changes)[*_]*\s*[:—–-]\s*[*_]*\s*", re.I)
+                    r"changes|thought)[*_]*\s*[:—–-]\s*[*_]*\s*", re.I)
 _LABEL_TICK = re.compile(r"[^:\n]{0,40}:[\s*_]*[✅✔☑✓]")
 _WHOLE_BOLD = re.compile(r"\*\*([^*]+)\*\*[\s:]*$")
 _BOLD_START = re.compile(r"\*\*[^*]+\*\*")
@@ -373,10 +394,17 @@ def _rows(message, masked):
             level = len(heading.group(1))
             while headings and headings[-1][0] >= level:
                 headings.pop()
-            own = None if is_title else _context_of(text[heading.end():], markdown=True)
+            own = _context_of(text[heading.end():], markdown=True)
+            items, table = [], None
+            if is_title:
+                # The message's title ("# Phase 1 Complete!") speaks for the rows right
+                # under it, not for the sections that follow, which name their own.
+                headings.append((level, None))
+                lead = own
+                continue
             inherited = headings[-1][1] if headings else None
             headings.append((level, own if own is not None else inherited))
-            lead, items, table = None, [], None
+            lead = None
             continue
         if _QUOTE.match(text):
             continue
@@ -436,7 +464,12 @@ def _rows(message, masked):
             continue
         yield from _read_row(message, masked, body, end, bool(tick) and here not in (CONTENT, HOWTO))
         if masked[start:end].rstrip(" *_\t").endswith(":") or _BOLD_START.match(masked, marked, end):
+            # The sentence that leads in speaks for the list ("... Here's what the app
+            # includes:"); when it says nothing, the line's other sentences do ("I've
+            # implemented the feature. Here's a breakdown:").
             own = _context_of(_last_sentence(masked, marked, end))
+            if own is None:
+                own = _context_of(masked[marked:end])
             lead = own if own is not None else here
         else:
             lead = None
@@ -563,17 +596,23 @@ def _sentences(masked, start, end):
 
 def _clauses(message, masked, start, end):
     """The claim spans of one sentence: cut between two pieces that each stand alone."""
-    pieces, cut = [], start
+    pieces, joints, cut = [], [], start
     for match in _CLAUSE_END.finditer(masked, start, end):
         pieces.append((cut, match.start()))
+        joints.append(match.group().strip(" ,").lower())
         cut = match.end()
     pieces.append((cut, end))
     kinds = []
-    for a, b in pieces:
+    for (a, b), joint in zip(pieces, [None] + joints):
         kind = classify(message[a:b])
-        if kind == NEUTRAL and kinds and kinds[-1] == CLAIM \
-                and _CARRIED.match(_plain(message[a:b])):
-            kind = CLAIM
+        if kinds and joint in ("", "and") and _CARRIED.match(_plain(message[a:b])):
+            # A verb without its own subject shares the one before it, and what was said
+            # of it: "Updated `jjwt`, and modularized its dependencies" is a second report,
+            # "can be referenced and attached as reactions" a second ability.
+            if kinds[-1] == CLAIM and kind == NEUTRAL:
+                kind = CLAIM
+            elif kinds[-1] == NEGATIVE and kind == CLAIM:
+                kind = NEGATIVE
         kinds.append(kind)
     kept = []
     current, here = None, None
