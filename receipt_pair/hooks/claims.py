@@ -70,6 +70,9 @@ _LOOKED = ("reproduced read looked noticed explored examined investigated inspec
 # Past forms of trying, meaning and explaining: "I tried to deploy", "was caused by".
 _TRIED = ("tried attempted wanted needed intended planned decided hoped wondered assumed "
           "believed expected supposed seemed appeared failed caused").split()
+# Keeping something as it was is no work done on it: "I kept the old API", "J'ai
+# conservé la section".
+_KEPT = "kept left conservé gardé laissé mantenido dejado".split()
 # Past forms that are adjectives wherever they stand ("is based on", "Estimated time").
 _ADJECTIVES = ("based related required limited nested embedded dedicated detailed "
                "advanced estimated interested supported unsupported concerned involved "
@@ -86,7 +89,7 @@ def _words(words):
 
 
 _VERB = r"(?:re-?)?(?:%s)" % _words(_DONE)
-_NOT_PAST = r"(?:%s)\b" % _words(_LOOKED + _TRIED + _ADJECTIVES)
+_NOT_PAST = r"(?:%s)\b" % _words(_LOOKED + _TRIED + _KEPT + _ADJECTIVES)
 # Any past form: an irregular one, or a word in "-ed" (not "-eed": need, exceed, speed).
 _PAST = r"(?!%s)(?:%s|[a-z][a-z-]*[a-df-z]ed)\b" % (_NOT_PAST, _words(_IRREGULAR))
 _ADVERB = r"(?:\w+ly|also|just|now|already|then|finally|again|all|and|first|since)"
@@ -162,13 +165,19 @@ _CLAIM_PATTERNS = [
     # Rows whose label reports the work: "**Files created**: 19 files", "Commit: 9ec17ff",
     # "Report path: `./report.md`".
     re.compile(r"^(?:[\w`'./-]+ ){0,4}%s:\s*\S" % _VERB),
-    re.compile(r"^(?:git )?commit(?: hash| id| sha)?:\s*(?:code|[0-9a-f]{7,40}\b)"),
+    re.compile(r"^(?:git )?commit(?:ted)?(?: hash| id| sha| as)?:?\s+(?:code|[0-9a-f]{7,40}\b)"),
     re.compile(r"^(?:report|output|results?|answers?|log)s?(?: file)?(?: path| location)?:"
                r"\s*(?:code\b|[./~])"),
     # French and Spanish passives, which agents write in the same reports: "ont été
     # supprimées", "ha sido actualizado".
     re.compile(r"\b(?:a|ont) été (?:\w+ )?\w+(?:é|ée|és|ées)\b"),
     re.compile(r"\b(?:ha|han) sido \w+(?:ado|ada|ados|adas|ido|ida|idos|idas)\b"),
+    re.compile(r"\b(?:j'ai|nous avons|on a)(?: \w+ment| aussi| également| bien)* (?!%s)"
+               r"\w+(?:é|ée|és|ées)\b" % _words(_KEPT)),
+    re.compile(r"\b(?:he|hemos|se ha|se han)(?: \w+mente| también)* (?!%s)"
+               r"\w+(?:ado|ada|ados|adas|ido|ida|idos|idas)\b" % _words(_KEPT)),
+    re.compile(r"\b(?:les tests|tous les tests|las pruebas|todas las pruebas|los tests)"
+               r"(?: \w+)? (?:passent|pasan)\b"),
 ]
 # A later piece of the same sentence that starts with a past form carries on the report
 # before it: "Updated `jjwt` to 0.12.3, and modularized its dependencies".
@@ -222,16 +231,16 @@ _BENIGN = re.compile(r"\b(?:0|zero|no|without(?: any)?) (?:failures?|failed|erro
 # wins over DONE (work reported), which wins over CONTENT (what something holds).
 DONE, REMOVED, CONTENT, HOWTO, DETAIL = "done", "removed", "content", "howto", "detail"
 _HOWTO_WORDS = re.compile(
-    r"\b(?:next steps?|how to|usage|to use|quick ?start|getting started|instructions?|"
+    r"^usage\b|\b(?:next steps?|how to|to use|quick ?start|getting started|instructions?|"
     r"steps to|recommend\w*|todo|to-do|remaining|pending|what's next|follow[- ]?ups?|"
     r"need to|needs to|still need|to complete|where to|should|could|would|will|try|"
     r"suggest\w*|please|options?|troubleshoot\w*|if you|you can|you should|fallback|"
     r"for future|after setting up|prochaines? étapes|pour voir|para ver)\b")
 _DONE_WORDS = re.compile(
     r"\b(?:changes|changelog|changements?|improvements?|optimi[sz]ations?|fixes|"
-    r"modifications?|enhancements?|what i did|what changed|verification|test results|"
-    r"testing results|commit history|complete|completed)\b|^(?:\d+\.\s*)?(?:final |quick )?"
-    r"summary\b|^changes\b")
+    r"modifications?|enhancements?|what i did|what changed|what's new|deliverables|"
+    r"verification|test results|testing results|commit history|complete|completed)\b"
+    r"|(?<!executive )\bsummary\b|^(?:\d+\.\s*)?new\b")
 _CONTENT_VERBS = re.compile(
     r"\b(?:includes?|contains?|covers?|offers?|provides?|supports?|requires?|consists? of|"
     r"comprises?|what's included|because|car|parce que|porque)\b")
@@ -454,7 +463,7 @@ def _rows(message, masked):
         if cross:
             continue
         bold = _WHOLE_BOLD.match(masked[marked:end].rstrip(_MARK_CHARS + " "))
-        if bold and not _reads_as_sentence(bold.group(1)):
+        if bold and _is_bold_heading(bold.group(1), is_title):
             # A bold line that is not a sentence is a heading of the rows under it; a tick
             # on it claims that one thing, and the rows under it are its details.
             own = _context_of(bold.group(1))
@@ -515,13 +524,14 @@ def _context_of(text, markdown=False):
     return None
 
 
-def _reads_as_sentence(text):
-    """A bold line is a sentence when it ends as one and is not written in Title Case."""
+def _is_bold_heading(text, is_title):
+    """A bold line is a heading when it opens the message, ends with ":" or is written in
+    Title Case ("**Project Structure**"); otherwise it is a sentence set in bold."""
     text = text.strip()
-    if not text.endswith((".", "!")):
-        return False
+    if is_title or text.endswith(":"):
+        return True
     words = [w for w in re.findall(r"[^\W\d_][\w'-]*", text) if len(w) > 3]
-    return any(w[0].islower() for w in words)
+    return not any(w[0].islower() for w in words)
 
 
 def _last_sentence(masked, start, end):
