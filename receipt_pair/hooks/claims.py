@@ -138,7 +138,7 @@ _CLAIM_PATTERNS = [
                r"cleanly)\b"),
     re.compile(r"\bnow (?:\w+ly )?(?:succeeds|builds|compiles|works|work|passes|pass|runs|"
                r"starts|loads|renders|looks)\b|\bworks? (?:correctly|properly|as expected|"
-               r"now)\b|\bmatch(?:es|ed)? (?:the |all )?expected\b|\bsuccessfully \w+s\b"),
+               r"now|again)\b|\bmatch(?:es|ed)? (?:the |all )?expected\b|\bsuccessfully \w+s\b"),
     # Work reported finished by its name, and results reached: "Task completed", "the
     # model achieves 93% accuracy".
     re.compile(r"^(?:the )?(?:task|tasks|work|job|jobs|migration|deployment|setup|"
@@ -235,11 +235,13 @@ _HOWTO_WORDS = re.compile(
     r"steps to|recommend\w*|todo|to-do|remaining|pending|what's next|follow[- ]?ups?|"
     r"need to|needs to|still need|to complete|where to|should|could|would|will|try|"
     r"suggest\w*|please|options?|troubleshoot\w*|if you|you can|you should|fallback|"
-    r"for future|after setting up|prochaines? étapes|pour voir|para ver)\b")
+    r"for future|future|later|ideas?|possible|potential|planned|plans?|roadmap|proposed|"
+    r"after setting up|prochaines? étapes|pour voir|para ver)\b")
 _DONE_WORDS = re.compile(
     r"\b(?:changes|changelog|changements?|improvements?|optimi[sz]ations?|fixes|"
     r"modifications?|enhancements?|what i did|what changed|what's new|deliverables|"
-    r"verification|test results|testing results|commit history|complete|completed)\b"
+    r"verification|test results|testing results|commit history|complete|completed|"
+    r"implementation|solution)\b"
     r"|(?<!executive )\bsummary\b|^(?:\d+\.\s*)?new\b")
 _CONTENT_VERBS = re.compile(
     r"\b(?:includes?|contains?|covers?|offers?|provides?|supports?|requires?|consists? of|"
@@ -411,8 +413,7 @@ def _rows(message, masked):
                 headings.append((level, None))
                 lead = own
                 continue
-            inherited = headings[-1][1] if headings else None
-            headings.append((level, own if own is not None else inherited))
+            headings.append((level, _under(own, headings[-1][1] if headings else None)))
             lead = None
             continue
         if _QUOTE.match(text):
@@ -452,10 +453,11 @@ def _rows(message, masked):
             whole = _whole_by_place(place, tick)
             found = _read_row(message, masked, body, end, whole and not ends_lead)
             yield from found
-            own = _context_of(masked[marked:end]) if ends_lead else DETAIL
-            if own is None:
-                own = DONE if found else place
-            items.append((indent, own))
+            if ends_lead:
+                own = _context_of(masked[marked:end]) or (DONE if found else None)
+            else:
+                own = DETAIL
+            items.append((indent, _under(own, place)))
             continue
 
         # A line that is not an item: a sentence, a bold line, a "label: value" line.
@@ -469,7 +471,7 @@ def _rows(message, masked):
             own = _context_of(bold.group(1))
             if own is None and tick:
                 own = DETAIL
-            lead = own if own is not None else here
+            lead = _under(own, here)
             continue
         yield from _read_row(message, masked, body, end, bool(tick) and here not in (CONTENT, HOWTO))
         if masked[start:end].rstrip(" *_\t").endswith(":") or _BOLD_START.match(masked, marked, end):
@@ -479,9 +481,15 @@ def _rows(message, masked):
             own = _context_of(_last_sentence(masked, marked, end))
             if own is None:
                 own = _context_of(masked[marked:end])
-            lead = own if own is not None else here
+            lead = _under(own, here)
         else:
             lead = None
+
+
+def _under(own, place):
+    """What a heading, lead or item standing in `place` says of the rows under it: its own
+    word, except that the parts of a thing described, or of the steps ahead, stay so."""
+    return place if own is None or place in (CONTENT, HOWTO) else own
 
 
 def _whole_by_place(place, tick):
