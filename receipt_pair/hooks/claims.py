@@ -246,6 +246,8 @@ _DONE_WORDS = re.compile(
 _CONTENT_VERBS = re.compile(
     r"\b(?:includes?|contains?|covers?|offers?|provides?|supports?|requires?|consists? of|"
     r"comprises?|what's included|because|car|parce que|porque)\b")
+_TROUBLE = re.compile(r"\b(?:issues|problems|errors|bugs|warnings|concerns|findings|"
+                      r"limitations|caveats|risks)\b")
 # A heading of what was found ("Found code") lists findings, not work done.
 _FINDING = re.compile(r"\b(?:found|identified|detected|located|discovered|determined)\b")
 _PAST_WORD = re.compile(r"\b" + _PAST)
@@ -527,6 +529,8 @@ def _context_of(text, markdown=False):
         return CONTENT
     if _PAST_WORD.search(plain) and not _FINDING.search(plain):
         return REMOVED if _REMOVAL.search(plain) else DONE
+    if _TROUBLE.search(plain):
+        return CONTENT  # "there are a few issues:" lists what is wrong, not what was done
     if markdown and any(ch in _TICKS for ch in text):
         return DONE  # "## Security Assessment ✅": the section's work is done
     return None
