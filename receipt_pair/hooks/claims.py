@@ -126,7 +126,8 @@ _CLAIM_PATTERNS = [
                r"issues|problems|failures|warnings))\b"),
     # Checks whatever their name: "`cargo build --release` now succeeds", "`./run.sh`
     # exits 0", "Deployment completed successfully", "The migration ran without errors",
-    # "the endpoint returns 200", "PDF uploads now work again".
+    # "the endpoint returns 200", "PDF uploads now work again"; and what the work left:
+    # "the table now has the column" (not what code does: "`parse()` now returns None").
     re.compile(r"\bsucceed(?:s|ed)\b|\bexit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?0\b"
                r"|\bexit (?:code|status)(?: of| was| is|:|=)? ?0\b"
                r"|\breturn(?:s|ed) (?:an? )?(?:http )?200\b"),
@@ -137,7 +138,8 @@ _CLAIM_PATTERNS = [
                r"failures?|warnings?|issues?)|with no (?:errors?|failures?|warnings?)|"
                r"cleanly)\b"),
     re.compile(r"\bnow (?:\w+ly )?(?:succeeds|builds|compiles|works|work|passes|pass|runs|"
-               r"starts|loads|renders|looks)\b|\bworks? (?:correctly|properly|as expected|"
+               r"starts|loads|renders|looks|has|have|contains|contain|includes|include|lists|"
+               r"shows)\b|\bworks? (?:correctly|properly|as expected|"
                r"now|again)\b|\bmatch(?:es|ed)? (?:the |all )?expected\b|\bsuccessfully \w+s\b"),
     # Work reported finished by its name, and results reached: "Task completed", "the
     # model achieves 93% accuracy".
@@ -636,6 +638,8 @@ def _clauses(message, masked, start, end):
             elif kinds[-1] == NEGATIVE and kind == CLAIM:
                 kind = NEGATIVE
         kinds.append(kind)
+    # Each piece is read once, and a joined span again at most once (when a claim joins a
+    # piece before it, or at the end), so the time grows with the sentence's length.
     kept = []
     current, here = None, None
     for piece, there in zip(pieces, kinds):
@@ -646,19 +650,24 @@ def _clauses(message, masked, start, end):
         if here != NEUTRAL and there != NEUTRAL or joined[1] - joined[0] > _MAX_JOIN:
             kept.append((current, here))
             current, here = piece, there
-        elif CLAIM in (here, there):
-            # "The resulting code, saved in `a.scala`": a participle that carries on its
-            # subject stays with it, though the two together no longer start with the verb.
-            if classify(message[joined[0]:joined[1]]) == CLAIM or (
-                    here == NEUTRAL and _CARRIED.match(_plain(message[piece[0]:piece[1]]))):
+        elif here == CLAIM:  # what follows a claim and says nothing alone belongs to it
+            current = joined
+        elif there == CLAIM:
+            # A claim keeps a piece before it only if together they still read as a claim,
+            # or if it is a participle that carries on that piece as its subject ("The
+            # resulting code, saved in `a.scala`").
+            if classify(message[joined[0]:joined[1]]) == CLAIM \
+                    or _CARRIED.match(_plain(message[piece[0]:piece[1]])):
                 current, here = joined, CLAIM
-            else:  # joined, the claim would no longer read as one: keep them apart
+            else:
                 kept.append((current, here))
                 current, here = piece, there
-        else:  # a piece that says nothing alone belongs to the one beside it
-            current, here = joined, classify(message[joined[0]:joined[1]])
+        else:  # pieces that say nothing alone belong together ("is recreated and ready")
+            current, here = joined, NEGATIVE if NEGATIVE in (here, there) else NEUTRAL
     kept.append((current, here))
     for (c_start, c_end), kind in kept:
+        if kind == NEUTRAL:
+            kind = classify(message[c_start:c_end])
         if kind != CLAIM:
             continue
         c_start, c_end = _trim(message, c_start, c_end)
