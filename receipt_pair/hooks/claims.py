@@ -213,7 +213,7 @@ _NEGATIVE_PATTERNS = [
     # what was going on before (a diagnosis), not what was done: "extraction was failing",
     # "only skills were being extracted"
     re.compile(r"(?<!which )(?<!that )(?<!who )\b(?:was|were)(?: all| still| being| only)*"
-               r" (?!\w*thing\b)\w+ing\b"),
+               r" (?!\w*thing\b|passing\b|working\b|succeeding\b)\w+ing\b"),
 ]
 _RELATIVE = re.compile(r"\b(?:which|who|whose|where)\b")
 # What starts a plan, an offer, an instruction to the reader or a lead into a list.
@@ -292,7 +292,9 @@ _TICKS = "✅✔☑✓"
 _CROSSES = "❌✗✘🚫⛔⏳⌛⚠"
 _LABEL = re.compile(r"[*_]*(?:done|status|summary|result|results|update|completed|finished|"
                     r"changes|thought)[*_]*\s*[:—–-]\s*[*_]*\s*", re.I)
+# A mark right after a row's label: "**Status:** ✅ Pushed", "Deploy: ❌ timed out".
 _LABEL_TICK = re.compile(r"[^:\n]{0,40}:[\s*_]*[✅✔☑✓]")
+_LABEL_CROSS = re.compile(r"[^:\n]{0,40}:[\s*_]*[❌✗✘🚫⛔⏳⌛⚠]")
 _WHOLE_BOLD = re.compile(r"\*\*([^*]+)\*\*[\s:]*$")
 _BOLD_START = re.compile(r"\*\*[^*]+\*\*")
 # Where a sentence ends: after . ! or ? and a space, unless the dot ends an abbreviation.
@@ -440,8 +442,9 @@ def _rows(message, masked):
             body = box.end()
         marked = _after_marks(masked, body, end)
         tick = _tick_before(masked, body, marked) or _LABEL_TICK.match(masked, marked, end) \
-            or _ends_with_tick(masked, marked, end)
-        cross = any(ch in _CROSSES for ch in masked[body:marked])
+            or _ends_with(masked, marked, end, _TICKS)
+        cross = any(ch in _CROSSES for ch in masked[body:marked]) \
+            or _LABEL_CROSS.match(masked, marked, end) or _ends_with(masked, marked, end, _CROSSES)
         label = _LABEL.match(masked, marked, end)
         body = label.end() if label else marked
 
@@ -449,7 +452,8 @@ def _rows(message, masked):
             while items and items[-1][0] >= indent:
                 items.pop()
             place = items[-1][1] if items else here
-            if cross and place != REMOVED:  # a cross marks a failure, unless it marks what was removed
+            if cross and place != REMOVED:
+                # a cross marks a failure, except under a heading of removals
                 items.append((indent, DETAIL))
                 continue
             # An item that ends with ":" leads its sub-items; only its words can claim.
@@ -477,8 +481,10 @@ def _rows(message, masked):
                 own = DETAIL
             lead = _under(own, here)
             continue
-        yield from _read_row(message, masked, body, end, bool(tick) and here not in (CONTENT, HOWTO))
-        if masked[start:end].rstrip(" *_\t").endswith(":") or _BOLD_START.match(masked, marked, end):
+        whole = bool(tick) and here not in (CONTENT, HOWTO)
+        yield from _read_row(message, masked, body, end, whole)
+        if masked[start:end].rstrip(" *_\t").endswith(":") \
+                or _BOLD_START.match(masked, marked, end):
             # The sentence that leads in speaks for the list ("... Here's what the app
             # includes:"); when it says nothing, the line's other sentences do ("I've
             # implemented the feature. Here's a breakdown:").
@@ -560,7 +566,8 @@ _MARK_CHARS = _TICKS + _CROSSES + "\ufe0f\u200d"
 
 def _is_mark(ch):
     # Symbols outside ASCII (emoji, ticks, their joiners); "`" and "^" are words' marks here.
-    return ch in _MARK_CHARS or (ch > "\x7f" and unicodedata.category(ch) in ("So", "Sk", "Cf", "Mn"))
+    return ch in _MARK_CHARS or (ch > "\x7f"
+                                 and unicodedata.category(ch) in ("So", "Sk", "Cf", "Mn"))
 
 
 def _after_marks(masked, start, end):
@@ -574,9 +581,9 @@ def _tick_before(masked, start, end):
     return any(ch in _TICKS for ch in masked[start:end])
 
 
-def _ends_with_tick(masked, start, end):
+def _ends_with(masked, start, end, marks):
     tail = masked[start:end].rstrip(" \t*_\ufe0f")
-    return bool(tail) and tail[-1] in _TICKS
+    return bool(tail) and tail[-1] in marks
 
 
 def _strip_marks(text):
