@@ -42,7 +42,9 @@ CLAIM, NEGATIVE, NEUTRAL = "claim", "negative", "neutral"
 # are shown"). After a subject or an auxiliary ("I translated", "was memoized") any past
 # form counts (_PAST). A "re" before any of them counts too ("recalculated").
 _DONE = (
-    "added addressed adjusted answered appended applied archived assigned attached automated "
+    "added addressed adjusted analysed analyzed answered appended applied archived assigned "
+    "attached audited automated benchmarked examined inspected investigated profiled "
+    "reviewed scanned "
     "backed bisected bootstrapped branched built bumped bundled calculated changed checked "
     "cherry-picked cleaned cleared cloned closed committed compiled completed computed "
     "configured confirmed connected consolidated containerized converted copied created "
@@ -65,8 +67,8 @@ _DONE = (
 ).split()
 # Past forms that only look or try: they report a step taken, not finished work or a
 # result. "I reproduced the bug" says nothing was changed or came out well.
-_LOOKED = ("reproduced read looked noticed explored examined investigated inspected "
-           "reviewed searched browsed studied observed viewed").split()
+_LOOKED = ("reproduced read looked noticed explored searched browsed studied observed "
+           "viewed").split()
 # Past forms of trying, meaning and explaining: "I tried to deploy", "was caused by".
 _TRIED = ("tried attempted wanted needed intended planned decided hoped wondered assumed "
           "believed expected supposed seemed appeared failed caused").split()
