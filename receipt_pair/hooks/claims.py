@@ -28,257 +28,16 @@ with the message's length, never faster.
 """
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Optional
 
-CLAIM, NEGATIVE, NEUTRAL = "claim", "negative", "neutral"
+from .claim_words import (CARRIED, CHANGE_TABLE, CLAIM, CODE_SPAN, CONTENT, CROSSES, DETAIL,
+                          DONE, HOWTO, MARK_CHARS, NEGATIVE, NEUTRAL, REMOVED, TICKS, classify,
+                          context_of, is_mark, not_a_result, plain)
 
-# -- words ---------------------------------------------------------------------------------
+__all__ = ["CLAIM", "NEGATIVE", "NEUTRAL", "Claim", "classify", "given_claims", "is_claim",
+           "split_claims"]
 
-# Operations an agent reports as done, in the past form it reports them in, for a report
-# that starts with its verb ("Computed the mean ..."). A closed list, because a past form
-# at the start of a phrase is as often an adjective ("Detailed report", "Completed todos
-# are shown"). After a subject or an auxiliary ("I translated", "was memoized") any past
-# form counts (_PAST). A "re" before any of them counts too ("recalculated").
-_DONE = (
-    "added addressed adjusted analysed analyzed answered appended applied archived assigned "
-    "attached audited automated benchmarked examined inspected investigated profiled "
-    "reviewed scanned "
-    "backed bisected bootstrapped branched built bumped bundled calculated changed checked "
-    "cherry-picked cleaned cleared cloned closed committed compiled completed computed "
-    "configured confirmed connected consolidated containerized converted copied created "
-    "debugged decoupled defined deleted deployed deprecated disabled documented downgraded "
-    "downloaded drafted dropped edited emailed enabled enhanced ensured exported executed "
-    "expanded exposed extended extracted fetched filed filled finished fixed flushed forked "
-    "formatted generated granted hardened hooked identified implemented imported improved "
-    "included increased initialized inserted installed integrated introduced invoked kicked "
-    "labeled labelled landed launched linted localized logged made memoized merged migrated "
-    "mitigated modernized modified modularized moved normalized notified opened optimized "
-    "organized packaged patched performed pinned populated ported posted preserved "
-    "provisioned pruned published pulled purged pushed ran raised re-ran rebased redeployed "
-    "redesigned reduced refactored refreshed registered released reloaded removed renamed "
-    "reorganized replaced replied reran reset resolved restarted restored restructured "
-    "reverted revoked rewired rewrote rolled rotated sanitized saved scaffolded scheduled "
-    "secured seeded sent set shipped signed simplified solved spun squashed standardized "
-    "started stopped streamlined submitted summarized swapped synced tagged terminated "
-    "tested tidied translated trained triggered trimmed tuned uninstalled unpinned updated "
-    "upgraded uploaded used utilized validated vendored verified wired wrapped wrote"
-).split()
-# Past forms that only look or try: they report a step taken, not finished work or a
-# result. "I reproduced the bug" says nothing was changed or came out well.
-_LOOKED = ("reproduced read looked noticed explored searched browsed studied observed "
-           "viewed").split()
-# Past forms of trying, meaning and explaining: "I tried to deploy", "was caused by".
-_TRIED = ("tried attempted wanted needed intended planned decided hoped wondered assumed "
-          "believed expected supposed seemed appeared failed caused").split()
-# Keeping something as it was is no work done on it: "I kept the old API", "J'ai
-# conservé la section".
-_KEPT = "kept left conservé gardé laissé mantenido dejado".split()
-# Past forms that are adjectives wherever they stand ("is based on", "Estimated time").
-_ADJECTIVES = ("based related required limited nested embedded dedicated detailed "
-               "advanced estimated interested supported unsupported concerned involved "
-               "distributed sophisticated complicated").split()
-_IRREGULAR = ("made built written wrote ran run set put sent done did taken took kept got "
-              "gotten given gave brought found held led lit met paid shown split spun "
-              "stood struck undone won rebuilt rewritten reran rerun begun began chosen "
-              "drawn thrown upheld withdrawn frozen hidden sold told shut cut spent "
-              "agreed freed guaranteed").split()
-
-
-def _words(words):
-    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
-
-
-_VERB = r"(?:re-?)?(?:%s)" % _words(_DONE)
-_NOT_PAST = r"(?:%s)\b" % _words(_LOOKED + _TRIED + _KEPT + _ADJECTIVES)
-# Any past form: an irregular one, or a word in "-ed" (not "-eed": need, exceed, speed).
-_PAST = r"(?!%s)(?:%s|[a-z][a-z-]*[a-df-z]ed)\b" % (_NOT_PAST, _words(_IRREGULAR))
-_ADVERB = r"(?:\w+ly|also|just|now|already|then|finally|again|all|and|first|since)"
-
-_CLAIM_PATTERNS = [
-    # "I pushed ...", "we've deployed ...", "I have also translated ..."
-    re.compile(r"\b(?:i|we)(?:'ve|'d| have| had)?(?:\s+%s)*\s+%s" % (_ADVERB, _PAST)),
-    # A report that starts with the verb, maybe after a label: "Pushed fix/parser",
-    # "Also ran the linter", "`api.py` - extracted the check". Not a verb alone
-    # ("Optimized"), which names no work done on anything, nor "Completed todos are shown
-    # ...", where the past form is an adjective of the subject.
-    re.compile(r"^(?:[^:]{1,60}(?::|\s[-—–→])\s+)?(?:%s,?\s+)*%s\b(?=\s+\S)"
-               r"(?!\s+\S+\s+(?:are|is|was|were)\b)" % (_ADVERB, _VERB)),
-    # Passive or state: "the fix was merged", "has been successfully converted", "it is now
-    # live", "the file is recreated and ready".
-    re.compile(r"\b(?:was|were|(?:has|have|had|'s|'ve) been|got)(?:\s+%s)*\s+(?:re-?)?%s"
-               % (_ADVERB, _PAST)),
-    re.compile(r"\b(?:is|are|'s|'re)(?:\s+(?:all|also|fully|properly|correctly))*"
-               r"\s+(?:now|already)(?:\s+%s)*\s+(?:re-?)?%s" % (_ADVERB, _PAST)),
-    re.compile(r"\b(?:is|are|was|were|'s|'re)(?:\s+(?:now|all|also|fully|already|"
-               r"successfully|(?:re-?)?%s\s+and))*\s+(?:live|green|in place|up to date|"
-               r"complete|completed|done|passing|available|running|deployed|working|clean|"
-               r"fixed|resolved|merged|functional|operational|online|"
-               r"ready(?!\s+(?:to\s+(?!be\b)|for\b)))\b" % _PAST),
-    # Where the work left a file: "the parameters are saved in `glm3.nml`".
-    re.compile(r"\b(?:is|are)\s+(?:now\s+)?(?:saved|written|stored|exported|available)\s+"
-               r"(?:to|in|at|as|under)\s+(?:code\b|[/~])"),
-    # A check that came out well: "the tests pass", "lint is clean", "CI is green".
-    re.compile(r"\b(?:tests?|suites?|specs?|build|builds|ci|checks?|lint|linter|linting|"
-               r"type ?checks?|typecheck|mypy|pyright|ruff|flake8|eslint|tsc|clippy|"
-               r"pipeline|workflow|everything|compil\w*|migrations?|deployments?|e2e)\b"
-               r"[^.;]{0,60}?\b(?:pass|passes|passed|passing|green|succeeded|succeeds|"
-               r"clean|ok|(?:reports?|found|finds|shows?|with) (?:no|0|zero) (?:errors|"
-               r"issues|problems|failures|warnings))\b"),
-    # Checks whatever their name: "`cargo build --release` now succeeds", "`./run.sh`
-    # exits 0", "Deployment completed successfully", "The migration ran without errors",
-    # "the endpoint returns 200", "PDF uploads now work again"; and what the work left:
-    # "the table now has the column" (not what code does: "`parse()` now returns None").
-    re.compile(r"\bsucceed(?:s|ed)\b|\bexit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?0\b"
-               r"|\bexit (?:code|status)(?: of| was| is|:|=)? ?0\b"
-               r"|\breturn(?:s|ed) (?:an? )?(?:http )?200\b"),
-    re.compile(r"\b%s(?:\s+\w+)?\s+successfully\b|\bsuccessfully\s+(?:re-?)?%s"
-               % (_PAST, _PAST)),
-    re.compile(r"\b(?:ran|run|completed|finished|built|compiled|executed|passed|exited|"
-               r"installed|migrated|applied|deployed)\s+(?:without (?:any )?(?:errors?|"
-               r"failures?|warnings?|issues?)|with no (?:errors?|failures?|warnings?)|"
-               r"cleanly)\b"),
-    re.compile(r"\bnow (?:\w+ly )?(?:succeeds|builds|compiles|works|work|passes|pass|runs|"
-               r"starts|loads|renders|looks|has|have|contains|contain|includes|include|lists|"
-               r"shows)\b|\bworks? (?:correctly|properly|as expected|"
-               r"now|again)\b|\bmatch(?:es|ed)? (?:the |all )?expected\b|\bsuccessfully \w+s\b"),
-    # Work reported finished by its name, and results reached: "Task completed", "the
-    # model achieves 93% accuracy".
-    re.compile(r"^(?:the )?(?:task|tasks|work|job|jobs|migration|deployment|setup|"
-               r"installation|implementation|refactor(?:ing)?|upgrade|analysis|run)"
-               r"(?: \w+)? (?:is |are |was |has been )?(?:now )?(?:completed|complete|done|"
-               r"finished)\b"),
-    re.compile(r"\b(?:achieves|achieved|reaches|reached|scores|scored|attains|attained) "
-               r"(?:an? |the )?(?:\S+ ){0,3}?\d"),
-    # A failure gone: "the script no longer raises an error".
-    re.compile(r"\bno longer (?:raises|fails|crashes|errors|throws|hangs|breaks|times out|"
-               r"leaks|occurs|happens|reproduces|appears)\b"),
-    re.compile(r"\bremain(?:s|ed)? (?:\w+ly |still |all )?(?:intact|functional|green|passing|"
-               r"working|compatible|unchanged)\b"),
-    re.compile(r"\b(?:zero|0|no) (?:\w+ ){0,2}(?:errors?|failures?|warnings?) "
-               r"(?:detected|found|reported)\b|\b(?:no|nothing) (?:\w+ )?broken\b"),
-    # Counts: "42 passed", "12/12 tests pass", "128 tests ran", "7/7 complete".
-    re.compile(r"\b\d+ (?:tests? )?passed\b|\b\d+/\d+ (?:\w+ )?(?:pass|passed|passing|"
-               r"complete|completed|green)\b|\b\d+ (?:\w+ )?tests? (?:ran|run|executed)\b|"
-               r"\b100% complete\b"),
-    # "name: result" rows: "tests: 12 passed", "lint: OK", "build: ✅".
-    re.compile(r"^[^:]{1,50}:\s*(?:✅|pass|passed|passing|ok|okay|clean|green|success|"
-               r"successful|succeeded|done|fixed|(?:no|0|zero) (?:errors|issues|warnings|"
-               r"failures|problems))(?:\W|$)"),
-    # Rows whose label reports the work: "**Files created**: 19 files", "Commit: 9ec17ff",
-    # "Report path: `./report.md`".
-    re.compile(r"^(?:[\w`'./-]+ ){0,4}%s:\s*\S" % _VERB),
-    re.compile(r"^(?:git )?commit(?:ted)?(?: hash| id| sha| as)?:?\s+(?:code|[0-9a-f]{7,40}\b)"),
-    re.compile(r"^(?:report|output|results?|answers?|log)s?(?: file)?(?: path| location)?:"
-               r"\s*(?:code\b|[./~])"),
-    # French and Spanish passives, which agents write in the same reports: "ont été
-    # supprimées", "ha sido actualizado".
-    re.compile(r"\b(?:a|ont) été (?:\w+ )?\w+(?:é|ée|és|ées)\b"),
-    re.compile(r"\b(?:ha|han) sido \w+(?:ado|ada|ados|adas|ido|ida|idos|idas)\b"),
-    re.compile(r"\b(?:j'ai|nous avons|on a)(?: \w+ment| aussi| également| bien)* (?!%s)"
-               r"\w+(?:é|ée|és|ées)\b" % _words(_KEPT)),
-    re.compile(r"\b(?:he|hemos|se ha|se han)(?: \w+mente| también)* (?!%s)"
-               r"\w+(?:ado|ada|ados|adas|ido|ida|idos|idas)\b" % _words(_KEPT)),
-    re.compile(r"\b(?:les tests|tous les tests|las pruebas|todas las pruebas|los tests)"
-               r"(?: \w+)? (?:passent|pasan)\b"),
-]
-# A later piece of the same sentence that starts with a past form carries on the report
-# before it: "Updated `jjwt` to 0.12.3, and modularized its dependencies".
-_CARRIED = re.compile(r"^(?:%s,?\s+)*(?:re-?)?%s(?!\s+\S+\s+(?:are|is|was|were)\b)"
-                      % (_ADVERB, _PAST))
-
-# Not finished work: the word says so wherever it stands in the piece (before a "which",
-# "who" or "where", whose clause qualifies a thing rather than the claim).
-_NEGATIVE_PATTERNS = [
-    # questions are told apart by their "?" (see classify); these are the rest
-    re.compile(r"n't\b|\b(?:not|never|cannot|unable|no longer|pending|not yet|"
-               r"in progress)\b"),
-    # hedges and obligations: a claim the agent itself does not stand behind
-    re.compile(r"\b(?:should|might|may|must|probably|likely|possibly|perhaps|hopefully|"
-               r"presumably|supposedly|seems?|appears?|i think|i believe|i assume|"
-               r"i expect|not sure|in theory|expected to|needs? to|has to|have to)\b"),
-    # plans, offers and abilities
-    re.compile(r"\b(?:i|we)(?:'ll| will| am going to|'m going to| are going to| plan to|"
-               r" intend to| need to| still need to| would| want to| can| could)\b"
-               r"|\b(?:can|could|will|would) be\b"),
-    # ready to do something means it is still to do
-    re.compile(r"\bready to (?:commit|push|merge|deploy|submit|ship|release|publish|"
-               r"review)\b"),
-    # a failure reported, which is an admission, not a claim of finished work
-    re.compile(r"\b(?:tests?|suites?|build|push|deploy(?:ment)?|ci|checks?|lint|pipeline|"
-               r"command|it|they|migration|job)\s+(?:still\s+)?(?:fail|fails|failed|"
-               r"is failing|are failing|was rejected|were rejected|errored|timed out|broke)\b"),
-    re.compile(r"^(?:failed|tried|attempted)\b"),
-    # a lead into a list, whose items carry the claims: "I've made the following changes:"
-    re.compile(r"\b(?:the following(?: \w+){0,2}|as follows)\W*$"),
-    # what was going on before (a diagnosis), not what was done: "extraction was failing",
-    # "only skills were being extracted"
-    re.compile(r"(?<!which )(?<!that )(?<!who )\b(?:was|were)(?: all| still| being| only)*"
-               r" (?!\w*thing\b|passing\b|working\b|succeeding\b)\w+ing\b"),
-]
-_RELATIVE = re.compile(r"\b(?:which|who|whose|where)\b")
-# What starts a plan, an offer, an instruction to the reader or a lead into a list.
-_NEGATIVE_START = re.compile(
-    r"^(?:will|going to|next|then i'll|todo|to do|still|let me|let's|you|feel free|please|"
-    r"consider|remember|don't|make sure|ensure|try|run|check|verify|add|update|push|deploy|"
-    r"if|unless|once you|when you|before you|after you|would you|should i|shall i|want me|"
-    r"do you|can you|could you|here's|here is|here are)\b")
-# Counts of nothing going wrong, which the failure patterns must not read as failure.
-_BENIGN = re.compile(r"\b(?:0|zero|no|without(?: any)?) (?:failures?|failed|errors?|"
-                     r"failing tests?)\b|\bno longer (?:raises|fails|crashes|errors|throws|"
-                     r"hangs|breaks|times out|leaks|occurs|happens|reproduces|appears)\b")
-
-# -- rows that stand as a whole ------------------------------------------------------------
-
-# What a heading or a lead line says of the rows under it. HOWTO (steps for the reader)
-# wins over DONE (work reported), which wins over CONTENT (what something holds).
-DONE, REMOVED, CONTENT, HOWTO, DETAIL = "done", "removed", "content", "howto", "detail"
-_HOWTO_WORDS = re.compile(
-    r"^usage\b|\b(?:next steps?|how to|to use|quick ?start|getting started|instructions?|"
-    r"steps to|recommend\w*|todo|to-do|remaining|pending|what's next|follow[- ]?ups?|"
-    r"need to|needs to|still need|to complete|where to|should|could|would|will|try|"
-    r"suggest\w*|please|options?|troubleshoot\w*|if you|you can|you should|fallback|"
-    r"for future|future|later|ideas?|possible|potential|planned|plans?|roadmap|proposed|"
-    r"after setting up|prochaines? étapes|pour voir|para ver)\b")
-_DONE_WORDS = re.compile(
-    r"\b(?:changes|changelog|changements?|improvements?|optimi[sz]ations?|fixes|"
-    r"modifications?|enhancements?|what i did|what changed|what's new|deliverables|"
-    r"verification|test results|testing results|commit history|complete|completed|"
-    r"implementation|solution)\b"
-    r"|(?<!executive )\bsummary\b|^(?:\d+\.\s*)?new\b")
-_CONTENT_VERBS = re.compile(
-    r"\b(?:includes?|contains?|covers?|offers?|provides?|supports?|requires?|consists? of|"
-    r"comprises?|what's included|because|car|parce que|porque)\b")
-_TROUBLE = re.compile(r"\b(?:issues|problems|errors|bugs|warnings|concerns|findings|"
-                      r"limitations|caveats|risks)\b")
-# A heading of what was found ("Found code") lists findings, not work done.
-_FINDING = re.compile(r"\b(?:found|identified|detected|located|discovered|determined)\b")
-_PAST_WORD = re.compile(r"\b" + _PAST)
-_REMOVAL = re.compile(r"\b(?:remov|delet|drop|supprim|elimin)\w*")
-
-# Rows that the place they stand in cannot make claims of.
-_EXPLANATION = re.compile(r"^(?:problem|issue|cause|root cause|impact|why|reason|before|"
-                          r"avant|symptom|note|risk|message|trade-?off|caveat|"
-                          r"limitation)s?\s*[:—–-]|^(?:the )?(?:root )?cause\b")
-_LOOKING = re.compile(r"^(?:[^:]{1,60}(?::|\s[-—–])\s+)?(?:%s)\b" % _words(_LOOKED))
-# Praise of the result is not a result: "✅ **Professional** - industry-standard format".
-_EVALUATIVE = re.compile(
-    r"^(?:professional|comprehensive|well-\w+|accessible|consistent|coh[ée]rent|"
-    r"maintainable|readable|robust|scalable|elegant|intuitive|user-friendly|"
-    r"production-ready|bug-free|clearer|plus clair)\b(?:\s*$|\s*[-—–:]|\s+(?:and|et|with|"
-    r"avec|for|pour)\b)")
-# What is absent is a result only when it is a failure: "No functionality broken", not
-# "Pas de confusion avec dual-wavelength".
-_ABSENCE = re.compile(r"^(?:no|pas de|aucune?|none|nothing|sans|zero|0)\b")
-_FAILURE_WORD = re.compile(r"\b(?:errors?|fail\w*|broken|warnings?|issues?|regressions?|"
-                           r"problems?|conflicts?)\b")
-# A row that only gives what a change is for: "Ensures file is always present".
-_RATIONALE = re.compile(r"^(?:ensures?|prevents?|avoids?|allows?|enables?|helps?|keeps?|"
-                        r"lets?|so that|in order to)\b")
-# A before/after table: each row is a change made.
-_CHANGE_TABLE = re.compile(r"\b(?:before|after|avant|après|old|new|from|to|was|now|antes|"
-                           r"después)\b")
 
 # -- the shape of lines ---------------------------------------------------------------------
 
@@ -290,8 +49,6 @@ _TABLE = re.compile(r"^\s*\|")
 _TABLE_RULE = re.compile(r"^\s*\|?[\s:|-]*-{2,}[\s:|-]*$")
 _ITEM = re.compile(r"([ \t]*)(?:[-*+•]|\d{1,3}[.)])[ \t]+")
 _BOX = re.compile(r"\[([ xX])\][ \t]+")
-_TICKS = "✅✔☑✓"
-_CROSSES = "❌✗✘🚫⛔⏳⌛⚠"
 _LABEL = re.compile(r"[*_]*(?:done|status|summary|result|results|update|completed|finished|"
                     r"changes|thought)[*_]*\s*[:—–-]\s*[*_]*\s*", re.I)
 # A mark right after a row's label: "**Status:** ✅ Pushed", "Deploy: ❌ timed out".
@@ -308,8 +65,6 @@ _CLAUSE_END = re.compile(r"\s*;\s*|\s+[—–-]\s+|,?\s+(?:and|but|then|so)\s+(?
 # Pieces are joined into one claim up to this length; past it they stay apart, so that a
 # sentence of thousands of clauses is still split in time that grows with its length.
 _MAX_JOIN = 2000
-_CODE_SPAN = re.compile(r"`[^`\n]*`")
-_LEADING_MARKS = re.compile(r"^[^\w`'\"(*\[$~/.]+")
 _KEEP_LEAD = "`'\"([$~/."
 _TRIM_END = " \t\r\n.,;:!*_"
 
@@ -335,23 +90,6 @@ def split_claims(message):
     return [Claim(message[start:end], start, end) for start, end in _rows(message, masked)]
 
 
-def classify(text):
-    """CLAIM, NEGATIVE or NEUTRAL for one piece of a message (see the module's docstring)."""
-    if text.rstrip().rstrip("*_ ").endswith("?"):
-        return NEGATIVE
-    plain = _plain(text)
-    if not plain:
-        return NEUTRAL
-    if _NEGATIVE_START.match(plain):
-        return NEGATIVE
-    unharmed = _BENIGN.sub(" ", _RELATIVE.split(plain, 1)[0])
-    if any(p.search(unharmed) for p in _NEGATIVE_PATTERNS):
-        return NEGATIVE
-    if any(p.search(plain) for p in _CLAIM_PATTERNS):
-        return CLAIM
-    return NEUTRAL
-
-
 def is_claim(text):
     return classify(text) == CLAIM
 
@@ -361,19 +99,10 @@ def given_claims(text):
     return [Claim(line.strip(), source="given") for line in text.splitlines() if line.strip()]
 
 
-def _plain(text):
-    """The piece as the patterns read it: code spans as one word, emphasis marks gone,
-    curly apostrophes straightened, lower case."""
-    text = _CODE_SPAN.sub(" code ", text)
-    text = _LEADING_MARKS.sub("", text)
-    text = text.replace("\u2019", "'").replace("*", "").replace("_", " ")
-    return " ".join(text.lower().split())
-
-
 def _mask_code(message):
     """The message with the inside of every `code span` blanked, so that a ';' or '. '
     inside a command never cuts a sentence (positions stay the same)."""
-    return _CODE_SPAN.sub(lambda m: "`" + "x" * (len(m.group()) - 2) + "`", message)
+    return CODE_SPAN.sub(lambda m: "`" + "x" * (len(m.group()) - 2) + "`", message)
 
 
 # -- rows and where they stand --------------------------------------------------------------
@@ -413,7 +142,7 @@ def _rows(message, masked):
             level = len(heading.group(1))
             while headings and headings[-1][0] >= level:
                 headings.pop()
-            own = _context_of(text[heading.end():], markdown=True)
+            own = context_of(text[heading.end():], markdown=True)
             items, table = [], None
             if is_title:
                 # The message's title ("# Phase 1 Complete!") speaks for the rows right
@@ -428,7 +157,7 @@ def _rows(message, masked):
             continue
         if _TABLE.match(text):
             if table is None:  # the header row
-                table = (len(_CHANGE_TABLE.findall(text.lower())) >= 2, here)
+                table = (len(CHANGE_TABLE.findall(text.lower())) >= 2, here)
             elif not _TABLE_RULE.match(text):
                 yield from _table_row(message, masked, start, end, table)
             continue
@@ -444,9 +173,9 @@ def _rows(message, masked):
             body = box.end()
         marked = _after_marks(masked, body, end)
         tick = _tick_before(masked, body, marked) or _LABEL_TICK.match(masked, marked, end) \
-            or _ends_with(masked, marked, end, _TICKS)
-        cross = any(ch in _CROSSES for ch in masked[body:marked]) \
-            or _LABEL_CROSS.match(masked, marked, end) or _ends_with(masked, marked, end, _CROSSES)
+            or _ends_with(masked, marked, end, TICKS)
+        cross = any(ch in CROSSES for ch in masked[body:marked]) \
+            or _LABEL_CROSS.match(masked, marked, end) or _ends_with(masked, marked, end, CROSSES)
         label = _LABEL.match(masked, marked, end)
         body = label.end() if label else marked
 
@@ -464,7 +193,7 @@ def _rows(message, masked):
             found = _read_row(message, masked, body, end, whole and not ends_lead)
             yield from found
             if ends_lead:
-                own = _context_of(masked[marked:end]) or (DONE if found else None)
+                own = context_of(masked[marked:end]) or (DONE if found else None)
             else:
                 own = DETAIL
             items.append((indent, _under(own, place)))
@@ -474,11 +203,11 @@ def _rows(message, masked):
         items = [] if indent == 0 else items
         if cross:
             continue
-        bold = _WHOLE_BOLD.match(masked[marked:end].rstrip(_MARK_CHARS + " "))
+        bold = _WHOLE_BOLD.match(masked[marked:end].rstrip(MARK_CHARS + " "))
         if bold and _is_bold_heading(bold.group(1), is_title):
             # A bold line that is not a sentence is a heading of the rows under it; a tick
             # on it claims that one thing, and the rows under it are its details.
-            own = _context_of(bold.group(1))
+            own = context_of(bold.group(1))
             if own is None and tick:
                 own = DETAIL
             lead = _under(own, here)
@@ -490,9 +219,9 @@ def _rows(message, masked):
             # The sentence that leads in speaks for the list ("... Here's what the app
             # includes:"); when it says nothing, the line's other sentences do ("I've
             # implemented the feature. Here's a breakdown:").
-            own = _context_of(_last_sentence(masked, marked, end))
+            own = context_of(_last_sentence(masked, marked, end))
             if own is None:
-                own = _context_of(masked[marked:end])
+                own = context_of(masked[marked:end])
             lead = _under(own, here)
         else:
             lead = None
@@ -519,31 +248,13 @@ def _table_row(message, masked, start, end, table):
     change, place = table
     text = masked[start:end]
     cells = text.strip()
-    if any(ch in _CROSSES for ch in cells) or place == HOWTO:
+    if any(ch in CROSSES for ch in cells) or place == HOWTO:
         return
-    if change or place in (DONE, REMOVED) or any(ch in _TICKS for ch in cells):
+    if change or place in (DONE, REMOVED) or any(ch in TICKS for ch in cells):
         first = start + text.index("|") + 1
         last = start + text.rstrip().rindex("|")
         if last > first:
             yield from _whole_row(message, first, last)
-
-
-def _context_of(text, markdown=False):
-    """What a heading or a lead line says of the rows under it, or None for nothing."""
-    plain = _plain(_strip_marks(text))
-    if _HOWTO_WORDS.search(plain):
-        return HOWTO
-    if _DONE_WORDS.search(plain):
-        return REMOVED if _REMOVAL.search(plain) else DONE
-    if _CONTENT_VERBS.search(plain):
-        return CONTENT
-    if _PAST_WORD.search(plain) and not _FINDING.search(plain):
-        return REMOVED if _REMOVAL.search(plain) else DONE
-    if _TROUBLE.search(plain):
-        return CONTENT  # "there are a few issues:" lists what is wrong, not what was done
-    if markdown and any(ch in _TICKS for ch in text):
-        return DONE  # "## Security Assessment ✅": the section's work is done
-    return None
 
 
 def _is_bold_heading(text, is_title):
@@ -563,33 +274,22 @@ def _last_sentence(masked, start, end):
     return masked[cut:end]
 
 
-_MARK_CHARS = _TICKS + _CROSSES + "\ufe0f\u200d"
-
-
-def _is_mark(ch):
-    # Symbols outside ASCII (emoji, ticks, their joiners); "`" and "^" are words' marks here.
-    return ch in _MARK_CHARS or (ch > "\x7f"
-                                 and unicodedata.category(ch) in ("So", "Sk", "Cf", "Mn"))
 
 
 def _after_marks(masked, start, end):
     """Where a line's words start after its ticks, emoji and spaces."""
-    while start < end and (masked[start] in " \t" or _is_mark(masked[start])):
+    while start < end and (masked[start] in " \t" or is_mark(masked[start])):
         start += 1
     return start
 
 
 def _tick_before(masked, start, end):
-    return any(ch in _TICKS for ch in masked[start:end])
+    return any(ch in TICKS for ch in masked[start:end])
 
 
 def _ends_with(masked, start, end, marks):
     tail = masked[start:end].rstrip(" \t*_\ufe0f")
     return bool(tail) and tail[-1] in marks
-
-
-def _strip_marks(text):
-    return "".join(ch for ch in text if not _is_mark(ch))
 
 
 # -- reading a row ----------------------------------------------------------------------------
@@ -605,15 +305,9 @@ def _read_row(message, masked, start, end, whole):
 
 
 def _whole_row(message, start, end):
-    """The row as one claim, unless what it says is not a result wherever it stands."""
+    """The row as one claim, unless what it says is no result wherever it stands."""
     start, end = _trim(message, start, end)
-    text = message[start:end]
-    plain = _plain(text)
-    if not plain or classify(text) == NEGATIVE or _EXPLANATION.match(plain) \
-            or _LOOKING.match(plain) or _EVALUATIVE.match(plain) or _RATIONALE.match(plain) \
-            or (_ABSENCE.match(plain) and not _FAILURE_WORD.search(plain)):
-        return []
-    return [(start, end)]
+    return [] if not_a_result(message[start:end]) else [(start, end)]
 
 
 def _sentences(masked, start, end):
@@ -638,7 +332,7 @@ def _clauses(message, masked, start, end):
     kinds = []
     for (a, b), joint in zip(pieces, [None] + joints):
         kind = classify(message[a:b])
-        if kinds and joint in ("", "and") and _CARRIED.match(_plain(message[a:b])):
+        if kinds and joint in ("", "and") and CARRIED.match(plain(message[a:b])):
             # A verb without its own subject shares the one before it, and what was said
             # of it: "Updated `jjwt`, and modularized its dependencies" is a second report,
             # "can be referenced and attached as reactions" a second ability.
@@ -666,7 +360,7 @@ def _clauses(message, masked, start, end):
             # or if it is a participle that carries on that piece as its subject ("The
             # resulting code, saved in `a.scala`").
             if classify(message[joined[0]:joined[1]]) == CLAIM \
-                    or _CARRIED.match(_plain(message[piece[0]:piece[1]])):
+                    or CARRIED.match(plain(message[piece[0]:piece[1]])):
                 current, here = joined, CLAIM
             else:
                 kept.append((current, here))
@@ -688,6 +382,6 @@ def _trim(message, start, end):
     # Leading ticks, emoji and emphasis ("✅ **Pushed") are marks, not words of the claim.
     while start < end and not (message[start].isalnum() or message[start] in _KEEP_LEAD):
         start += 1
-    while end > start and (message[end - 1] in _TRIM_END or _is_mark(message[end - 1])):
+    while end > start and (message[end - 1] in _TRIM_END or is_mark(message[end - 1])):
         end -= 1
     return start, end
