@@ -8,11 +8,12 @@ A found claim matches a golden one when either span holds the other, in place: t
 claim is a text of the message (RULE.md), so it stands wherever that text occurs, and a
 found claim is a span (start, end) of the same message. Both are compared without the
 markdown marks at their ends (`, *, _), which RULE.md leaves out of a claim and the
-splitter keeps on a code span's closing backtick ("Added `a.py`"). Recall counts the golden claims
-matched by some found claim; a found claim matched by no golden claim is listed, since
-the splitter must invent none. A found claim that holds two or more golden claims is
-counted too: the measure lets it match them all, and a splitter that cut too little
-would hide behind that.
+splitter keeps on a code span's closing backtick ("Added `a.py`").
+
+Recall counts the golden claims matched by some found claim; a found claim matched by no
+golden claim is listed, since the splitter must invent none. A found claim that holds two
+or more golden claims is counted too: the measure lets it match them all, and a splitter
+that cut too little would hide behind that.
 """
 
 import argparse
