@@ -4,112 +4,69 @@
     for claim in split_claims("Pushed fix/parser; the suite is green. Want me to tag it?"):
         claim.start, claim.end, claim.text   # 0, 17, "Pushed fix/parser" ...
 
-Plain code, no model: the message is cut into lines (code fences, quotes, tables and
-headings left out), list markers and labels ("- ", "1. ", "✅ ", "Done:") taken off, lines
-cut into sentences and sentences into clauses, and each piece sorted by the words it uses:
+Plain code, no model, one pass over the message's lines. Each line is a row of some kind
+(a sentence, a list item, a ticked line, a "label: value" line, a table row; code fences,
+quotes and headings are not read), and rows are read in two ways:
 
-- a claim says an operation was done ("I pushed", "Deployed to staging", "the fix was
-  merged") or a check came out well ("the tests pass", "42 passed", "lint is clean");
-- questions, plans ("next I will", "let me"), hedges ("should work", "I think"),
-  admissions ("I couldn't push", "the build still fails") and instructions to the reader
-  are not claims;
-- anything else (a description of code, "`parse()` now returns None") is neither, and is
-  kept with the piece beside it rather than checked on its own.
+- by their words: cut into sentences and clauses, each piece sorted by the words it uses.
+  A claim says an operation was done ("I pushed", "Deployed to staging", "the fix was
+  merged") or a check came out well ("the tests pass", "42 passed", "`./run.sh` exits 0",
+  "lint: clean"). Questions, plans ("next I will"), hedges ("should work"), admissions
+  ("the build still fails") and instructions to the reader are not claims; anything else
+  (a description of code, "`parse()` now returns None") is neither, and is kept with the
+  piece beside it rather than checked on its own.
+- by where they stand: a row under a heading or a lead line that reports done work
+  ("## Changes made", "Here's what I did:", "**Files created**: 3"), a row with a tick
+  ("✅ Footer simplified") and a row of a before/after table is a claim as a whole, even
+  when its words alone ("`api.py` (40 lines)") would not say so; under a heading of next
+  steps or instructions no item is a claim, and under a lead that says what something
+  contains ("The guide includes:") only the words count.
 
 Every claim is a span of the message: `message[claim.start:claim.end] == claim.text`.
-Nothing here prints, and nothing is guessed from outside the message.
+Nothing here prints, and nothing is guessed from outside the message. The time taken grows
+with the message's length, never faster.
 """
 
 import re
 from dataclasses import dataclass
 from typing import Optional
 
-CLAIM, NEGATIVE, NEUTRAL = "claim", "negative", "neutral"
+from .claim_words import (CARRIED, CHANGE_TABLE, CLAIM, CODE_SPAN, CONTENT, CROSSES, DETAIL,
+                          DONE, HOWTO, MARK_CHARS, NEGATIVE, NEUTRAL, REMOVED, TICKS, classify,
+                          context_of, is_mark, not_a_result, plain)
 
-# Operations an agent reports as done, in the past form it reports them in. A verb that
-# only observes ("noticed", "found", "looked") is left out: it claims no finished work.
-_DONE = (
-    "added applied backed bootstrapped built bumped changed checked cherry-picked cleaned "
-    "cleared closed committed compiled completed configured confirmed created deleted "
-    "deployed disabled documented downloaded edited emailed enabled executed exported "
-    "extracted filed finished fixed flushed formatted generated implemented imported "
-    "installed integrated invoked kicked landed linted merged migrated moved notified opened "
-    "packaged patched posted provisioned published pushed ran re-ran rebased rebuilt "
-    "refactored regenerated released reloaded removed renamed replaced replied reran reset "
-    "resolved restarted restored reverted rewrote rolled scheduled seeded sent set shipped "
-    "signed spun squashed started stopped submitted synced tagged tested tidied triggered "
-    "updated upgraded uploaded validated vendored verified wired wrote"
-).split()
-_VERB = r"(?:%s)" % "|".join(re.escape(v) for v in sorted(_DONE, key=len, reverse=True))
-_ADVERBS = r"(?:also|just|now|successfully|already|then|finally|again|manually|locally|all|and)"
+__all__ = ["CLAIM", "NEGATIVE", "NEUTRAL", "Claim", "classify", "given_claims", "is_claim",
+           "split_claims"]
 
-_CLAIM_PATTERNS = [
-    # "I pushed ...", "we've deployed ...", "I have also fixed ..."
-    re.compile(r"\b(?:i|we)(?:'ve|'d| have| had)?(?:\s+%s)*\s+%s\b" % (_ADVERBS, _VERB)),
-    # A report that starts with the verb, maybe after a label: "Pushed fix/parser",
-    # "Also ran the linter", "`api.py` - extracted the check".
-    re.compile(r"^(?:[^:]{1,60}(?::|\s[-—–])\s+)?(?:%s,?\s+)*%s\b" % (_ADVERBS, _VERB)),
-    # Passive or state: "the fix was merged", "changes are pushed", "it is live".
-    re.compile(r"\b(?:is|are|was|were|has been|have been|got)(?:\s+(?:now|all|successfully|"
-               r"also|fully|already))*\s+(?:%s|live|green|in place|up to date|complete|"
-               r"done|passing)\b" % _VERB),
-    # A check that came out well: "the tests pass", "lint is clean", "CI is green".
-    re.compile(r"\b(?:tests?|suites?|specs?|build|builds|ci|checks?|lint|linter|linting|"
-               r"type ?checks?|typecheck|mypy|pyright|ruff|flake8|eslint|tsc|pipeline|"
-               r"workflow|everything)\b[^.;]{0,60}?\b(?:pass|passes|passed|passing|"
-               r"green|succeeded|succeeds|clean|ok|(?:reports?|found|finds|shows?|with) "
-               r"(?:no|0|zero) (?:errors|issues|problems|failures|warnings))\b"),
-    # Counts: "42 passed", "12/12 tests pass", "all 128 tests pass".
-    re.compile(r"\b\d+ (?:tests? )?passed\b|\b\d+/\d+ (?:tests? )?(?:pass|passed|passing)\b"),
-]
 
-# Not finished work: the word says so wherever it stands in the piece.
-_NEGATIVE_PATTERNS = [
-    # questions are told apart by their "?" (see classify); these are the rest
-    re.compile(r"n't\b|\b(?:not|never|cannot|unable|no longer)\b"),
-    # hedges: a claim the agent itself does not stand behind
-    re.compile(r"\b(?:should|might|may|probably|likely|possibly|perhaps|hopefully|"
-               r"presumably|supposedly|seems?|appears?|i think|i believe|i assume|"
-               r"i expect|not sure|in theory|expected to)\b"),
-    # plans and offers
-    re.compile(r"\b(?:i|we)(?:'ll| will| am going to|'m going to| are going to| plan to|"
-               r" intend to| need to| still need to| would| want to| can| could)\b"),
-    # a failure reported, which is an admission, not a claim of finished work
-    re.compile(r"\b(?:tests?|suites?|build|push|deploy(?:ment)?|ci|checks?|lint|pipeline|"
-               r"command|it|they|migration|job)\s+(?:still\s+)?(?:fail|fails|failed|"
-               r"is failing|are failing|was rejected|were rejected|errored|timed out|broke)\b"),
-    re.compile(r"^(?:failed|tried|attempted)\b"),
-]
-# What starts a plan, an offer or an instruction to the reader.
-_NEGATIVE_START = re.compile(
-    r"^(?:will|going to|next|then i'll|todo|to do|still|let me|let's|you|feel free|please|"
-    r"consider|remember|don't|make sure|ensure|try|run|check|verify|add|update|push|deploy|"
-    r"if|unless|once you|when you|before you|after you|would you|should i|shall i|want me|"
-    r"do you|can you|could you)\b")
-# Counts of nothing going wrong, which the failure patterns must not read as failure.
-_BENIGN = re.compile(r"\b(?:0|zero|no|without(?: any)?) (?:failures?|failed|errors?|"
-                     r"failing tests?)\b")
+# -- the shape of lines ---------------------------------------------------------------------
 
-# Lines a person does not read as statements of the agent's work.
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
-_SKIP_LINE = re.compile(r"^\s*(?:#|>|\|)")
-_BAD_MARK = re.compile(r"^\s*(?:❌|✗|✘|⚠️?|🚫|⛔|\[ \])")
-# What leads a line without being part of the claim: list markers, ticked boxes, ticks,
-# and labels such as "Done:" or "**Summary:**".
-_LEAD = re.compile(
-    r"^(?:\s*(?:[-*+•]|\d{1,3}[.)])\s+)?(?:\[[xX]\]\s+)?(?:(?:✅|✔️?|☑️?|✓|🎉|🚀)\s*)?"
-    r"(?:[*_]*(?:done|status|summary|result|results|update|completed|finished|changes)"
-    r"[*_]*\s*[:—–-]\s*[*_]*\s*)?", re.I | re.M)
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+")
+_RULE_LINE = re.compile(r"^\s*(?:[-*_]\s*){3,}$")
+_QUOTE = re.compile(r"^\s*>")
+_TABLE = re.compile(r"^\s*\|")
+_TABLE_RULE = re.compile(r"^\s*\|?[\s:|-]*-{2,}[\s:|-]*$")
+_ITEM = re.compile(r"([ \t]*)(?:[-*+•]|\d{1,3}[.)])[ \t]+")
+_BOX = re.compile(r"\[([ xX])\][ \t]+")
+_LABEL = re.compile(r"[*_]*(?:done|status|summary|result|results|update|completed|finished|"
+                    r"changes|thought)[*_]*\s*[:—–-]\s*[*_]*\s*", re.I)
+# A mark right after a row's label: "**Status:** ✅ Pushed", "Deploy: ❌ timed out".
+_LABEL_TICK = re.compile(r"[^:\n]{0,40}:[\s*_]*[✅✔☑✓]")
+_LABEL_CROSS = re.compile(r"[^:\n]{0,40}:[\s*_]*[❌✗✘🚫⛔⏳⌛⚠]")
+_WHOLE_BOLD = re.compile(r"\*\*([^*]+)\*\*[\s:]*$")
+_BOLD_START = re.compile(r"\*\*[^*]+\*\*")
 # Where a sentence ends: after . ! or ? and a space, unless the dot ends an abbreviation.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "no.")
 # Where a clause may end: a semicolon, a dash between spaces, and ", and"/" but"/" then".
 _CLAUSE_END = re.compile(r"\s*;\s*|\s+[—–-]\s+|,?\s+(?:and|but|then|so)\s+(?:then\s+)?"
-                         r"|,\s+(?=\S)")
-_CODE_SPAN = re.compile(r"`[^`\n]*`")
-_LEADING_MARKS = re.compile(r"^[^\w`'\"(*\[$~/.]+")
-_TRIM_END = " \t\r\n.,;:"
-_KEEP_LEAD = "`'\"(*_[$~/."
+                         r"|,\s+(?=\S)", re.I)
+# Pieces are joined into one claim up to this length; past it they stay apart, so that a
+# sentence of thousands of clauses is still split in time that grows with its length.
+_MAX_JOIN = 2000
+_KEEP_LEAD = "`'\"([$~/."
+_TRIM_END = " \t\r\n.,;:!*_"
 
 
 @dataclass(frozen=True)
@@ -130,29 +87,7 @@ def split_claims(message):
     if not isinstance(message, str):
         raise TypeError("the message must be a string")
     masked = _mask_code(message)
-    claims = []
-    for start, end in _statement_lines(message, masked):
-        for s_start, s_end in _sentences(masked, start, end):
-            for c_start, c_end in _clauses(message, masked, s_start, s_end):
-                claims.append(Claim(message[c_start:c_end], c_start, c_end))
-    return claims
-
-
-def classify(text):
-    """CLAIM, NEGATIVE or NEUTRAL for one piece of a message (see the module's docstring)."""
-    if text.rstrip().rstrip("*_ ").endswith("?"):
-        return NEGATIVE
-    plain = _plain(text)
-    if not plain:
-        return NEUTRAL
-    if _NEGATIVE_START.match(plain):
-        return NEGATIVE
-    unharmed = _BENIGN.sub(" ", plain)
-    if any(p.search(unharmed) for p in _NEGATIVE_PATTERNS):
-        return NEGATIVE
-    if any(p.search(plain) for p in _CLAIM_PATTERNS):
-        return CLAIM
-    return NEUTRAL
+    return [Claim(message[start:end], start, end) for start, end in _rows(message, masked)]
 
 
 def is_claim(text):
@@ -164,37 +99,215 @@ def given_claims(text):
     return [Claim(line.strip(), source="given") for line in text.splitlines() if line.strip()]
 
 
-def _plain(text):
-    """The piece as the patterns read it: code spans as one word, emphasis marks gone,
-    curly apostrophes straightened, lower case."""
-    text = _CODE_SPAN.sub(" code ", text)
-    text = _LEADING_MARKS.sub("", text)
-    text = text.replace("\u2019", "'").replace("*", "").replace("_", " ")
-    return " ".join(text.lower().split())
-
-
 def _mask_code(message):
     """The message with the inside of every `code span` blanked, so that a ';' or '. '
     inside a command never cuts a sentence (positions stay the same)."""
-    return _CODE_SPAN.sub(lambda m: "`" + "x" * (len(m.group()) - 2) + "`", message)
+    return CODE_SPAN.sub(lambda m: "`" + "x" * (len(m.group()) - 2) + "`", message)
 
 
-def _statement_lines(message, masked):
-    """(start, end) of each line's statement, after its marker and label, outside fences."""
-    in_fence = False
+# -- rows and where they stand --------------------------------------------------------------
+
+def _rows(message, masked):
+    """The claim spans of the message's rows, line by line, in order."""
+    headings = []  # (level, what the heading says of the rows under it)
+    lead = None    # the same, said by the last lead line under the current heading
+    items = []     # (indent, what the item says of its sub-items) of the open list items
+    table = None   # (header says before/after, context) of the table being read
+    in_fence, first = False, True
     position = 0
     for line in message.split("\n"):
         start, end = position, position + len(line)
         position = end + 1
-        if _FENCE.match(line):
+        end = start + len(line.rstrip("\r"))
+        text = masked[start:end]
+        if _FENCE.match(text):
             in_fence = not in_fence
             continue
-        if in_fence or _SKIP_LINE.match(line) or _BAD_MARK.match(line):
+        if in_fence:
+            # A ticked line in a fence is a report boxed for show ("✅ Pushed to GitHub").
+            body = _after_marks(masked, start + len(text) - len(text.lstrip()), end)
+            if _tick_before(masked, start, body):
+                yield from _read_row(message, masked, body, end, True)
             continue
-        lead = _LEAD.match(masked, start, end)
-        start = lead.end() if lead else start
-        if message[start:end].strip():
-            yield start, end
+        if not text.strip() or _RULE_LINE.match(text):
+            if not text.strip():
+                table = None
+            continue
+        is_title, first = first, False
+        section = headings[-1][1] if headings else None
+        here = lead if lead is not None else section
+
+        heading = _HEADING.match(text)
+        if heading:
+            level = len(heading.group(1))
+            while headings and headings[-1][0] >= level:
+                headings.pop()
+            own = context_of(text[heading.end():], markdown=True)
+            items, table = [], None
+            if is_title:
+                # The message's title ("# Phase 1 Complete!") speaks for the rows right
+                # under it, not for the sections that follow, which name their own.
+                headings.append((level, None))
+                lead = own
+                continue
+            headings.append((level, _under(own, headings[-1][1] if headings else None)))
+            lead = None
+            continue
+        if _QUOTE.match(text):
+            continue
+        if _TABLE.match(text):
+            if table is None:  # the header row
+                table = (len(CHANGE_TABLE.findall(text.lower())) >= 2, here)
+            elif not _TABLE_RULE.match(text):
+                yield from _table_row(message, masked, start, end, table)
+            continue
+        table = None
+
+        item = _ITEM.match(masked, start, end)
+        indent = len(item.group(1)) if item else len(text) - len(text.lstrip())
+        body = item.end() if item else start + indent
+        box = _BOX.match(masked, body, end)
+        if box:
+            if box.group(1) == " ":  # an open box is work not done
+                continue
+            body = box.end()
+        marked = _after_marks(masked, body, end)
+        tick = _tick_before(masked, body, marked) or _LABEL_TICK.match(masked, marked, end) \
+            or _ends_with(masked, marked, end, TICKS)
+        cross = any(ch in CROSSES for ch in masked[body:marked]) \
+            or _LABEL_CROSS.match(masked, marked, end) or _ends_with(masked, marked, end, CROSSES)
+        label = _LABEL.match(masked, marked, end)
+        body = label.end() if label else marked
+
+        if item:
+            while items and items[-1][0] >= indent:
+                items.pop()
+            place = items[-1][1] if items else here
+            if cross and place != REMOVED:
+                # a cross marks a failure, except under a heading of removals
+                items.append((indent, DETAIL))
+                continue
+            # An item that ends with ":" leads its sub-items; only its words can claim.
+            ends_lead = masked[start:end].rstrip(" *_\t").endswith(":")
+            whole = _whole_by_place(place, tick)
+            found = _read_row(message, masked, body, end, whole and not ends_lead)
+            yield from found
+            if ends_lead:
+                own = context_of(masked[marked:end]) or (DONE if found else None)
+            else:
+                own = DETAIL
+            items.append((indent, _under(own, place)))
+            continue
+
+        # A line that is not an item: a sentence, a bold line, a "label: value" line.
+        items = [] if indent == 0 else items
+        if cross:
+            continue
+        bold = _WHOLE_BOLD.match(masked[marked:end].rstrip(MARK_CHARS + " "))
+        if bold and _is_bold_heading(bold.group(1), is_title):
+            # A bold line that is not a sentence is a heading of the rows under it; a tick
+            # on it claims that one thing, and the rows under it are its details.
+            own = context_of(bold.group(1))
+            if own is None and tick:
+                own = DETAIL
+            lead = _under(own, here)
+            continue
+        whole = bool(tick) and here not in (CONTENT, HOWTO)
+        yield from _read_row(message, masked, body, end, whole)
+        if masked[start:end].rstrip(" *_\t").endswith(":") \
+                or _BOLD_START.match(masked, marked, end):
+            # The sentence that leads in speaks for the list ("... Here's what the app
+            # includes:"); when it says nothing, the line's other sentences do ("I've
+            # implemented the feature. Here's a breakdown:").
+            own = context_of(_last_sentence(masked, marked, end))
+            if own is None:
+                own = context_of(masked[marked:end])
+            lead = _under(own, here)
+        else:
+            lead = None
+
+
+def _under(own, place):
+    """What a heading, lead or item standing in `place` says of the rows under it: its own
+    word, except that the parts of a thing described, or of the steps ahead, stay so."""
+    return place if own is None or place in (CONTENT, HOWTO) else own
+
+
+def _whole_by_place(place, tick):
+    """Whether an item is a claim as a whole where it stands (None: not even its words)."""
+    if place == HOWTO:
+        return None
+    if place in (DONE, REMOVED):
+        return True
+    return bool(tick) and place != CONTENT
+
+
+def _table_row(message, masked, start, end, table):
+    """A table row is read only as a whole: a row of a before/after table, a ticked row or
+    a row under a heading of done work (a table of results elsewhere is left unread)."""
+    change, place = table
+    text = masked[start:end]
+    cells = text.strip()
+    if any(ch in CROSSES for ch in cells) or place == HOWTO:
+        return
+    if change or place in (DONE, REMOVED) or any(ch in TICKS for ch in cells):
+        first = start + text.index("|") + 1
+        last = start + text.rstrip().rindex("|")
+        if last > first:
+            yield from _whole_row(message, first, last)
+
+
+def _is_bold_heading(text, is_title):
+    """A bold line is a heading when it opens the message, ends with ":" or is written in
+    Title Case ("**Project Structure**"); otherwise it is a sentence set in bold."""
+    text = text.strip()
+    if is_title or text.endswith(":"):
+        return True
+    words = [w for w in re.findall(r"[^\W\d_][\w'-]*", text) if len(w) > 3]
+    return not any(w[0].islower() for w in words)
+
+
+def _last_sentence(masked, start, end):
+    cut = start
+    for match in _SENTENCE_END.finditer(masked, start, end):
+        cut = match.end()
+    return masked[cut:end]
+
+
+
+
+def _after_marks(masked, start, end):
+    """Where a line's words start after its ticks, emoji and spaces."""
+    while start < end and (masked[start] in " \t" or is_mark(masked[start])):
+        start += 1
+    return start
+
+
+def _tick_before(masked, start, end):
+    return any(ch in TICKS for ch in masked[start:end])
+
+
+def _ends_with(masked, start, end, marks):
+    tail = masked[start:end].rstrip(" \t*_\ufe0f")
+    return bool(tail) and tail[-1] in marks
+
+
+# -- reading a row ----------------------------------------------------------------------------
+
+def _read_row(message, masked, start, end, whole):
+    """A row's claims: those its words make, or, where its place makes it a claim as a
+    whole (`whole` True) and its words make none, the row itself. `whole` None: nothing."""
+    if whole is None:
+        return []
+    spans = [span for s_start, s_end in _sentences(masked, start, end)
+             for span in _clauses(message, masked, s_start, s_end)]
+    return spans or (_whole_row(message, start, end) if whole else [])
+
+
+def _whole_row(message, start, end):
+    """The row as one claim, unless what it says is no result wherever it stands."""
+    start, end = _trim(message, start, end)
+    return [] if not_a_result(message[start:end]) else [(start, end)]
 
 
 def _sentences(masked, start, end):
@@ -210,40 +323,65 @@ def _sentences(masked, start, end):
 
 def _clauses(message, masked, start, end):
     """The claim spans of one sentence: cut between two pieces that each stand alone."""
-    pieces, cut = [], start
+    pieces, joints, cut = [], [], start
     for match in _CLAUSE_END.finditer(masked, start, end):
         pieces.append((cut, match.start()))
+        joints.append(match.group().strip(" ,").lower())
         cut = match.end()
     pieces.append((cut, end))
+    kinds = []
+    for (a, b), joint in zip(pieces, [None] + joints):
+        kind = classify(message[a:b])
+        if kinds and joint in ("", "and") and CARRIED.match(plain(message[a:b])):
+            # A verb without its own subject shares the one before it, and what was said
+            # of it: "Updated `jjwt`, and modularized its dependencies" is a second report,
+            # "can be referenced and attached as reactions" a second ability.
+            if kinds[-1] == CLAIM and kind == NEUTRAL:
+                kind = CLAIM
+            elif kinds[-1] == NEGATIVE and kind == CLAIM:
+                kind = NEGATIVE
+        kinds.append(kind)
+    # Each piece is read once, and a joined span again at most once (when a claim joins a
+    # piece before it, or at the end), so the time grows with the sentence's length.
     kept = []
-    current = None
-    for piece in pieces:
+    current, here = None, None
+    for piece, there in zip(pieces, kinds):
         if current is None:
-            current = piece
+            current, here = piece, there
             continue
-        here, there = classify(message[current[0]:current[1]]), \
-            classify(message[piece[0]:piece[1]])
         joined = (current[0], piece[1])
-        if here != NEUTRAL and there != NEUTRAL:
-            kept.append(current)
-            current = piece
-        elif CLAIM in (here, there) and classify(message[joined[0]:joined[1]]) != CLAIM:
-            # Joined, the claim would no longer read as one: keep them apart.
-            kept.append(current)
-            current = piece
-        else:  # a piece that says nothing alone belongs to the one beside it
+        if here != NEUTRAL and there != NEUTRAL or joined[1] - joined[0] > _MAX_JOIN:
+            kept.append((current, here))
+            current, here = piece, there
+        elif here == CLAIM:  # what follows a claim and says nothing alone belongs to it
             current = joined
-    kept.append(current)
-    for c_start, c_end in kept:
+        elif there == CLAIM:
+            # A claim keeps a piece before it only if together they still read as a claim,
+            # or if it is a participle that carries on that piece as its subject ("The
+            # resulting code, saved in `a.scala`").
+            if classify(message[joined[0]:joined[1]]) == CLAIM \
+                    or CARRIED.match(plain(message[piece[0]:piece[1]])):
+                current, here = joined, CLAIM
+            else:
+                kept.append((current, here))
+                current, here = piece, there
+        else:  # pieces that say nothing alone belong together ("is recreated and ready")
+            current, here = joined, NEGATIVE if NEGATIVE in (here, there) else NEUTRAL
+    kept.append((current, here))
+    for (c_start, c_end), kind in kept:
+        if kind == NEUTRAL:
+            kind = classify(message[c_start:c_end])
+        if kind != CLAIM:
+            continue
         c_start, c_end = _trim(message, c_start, c_end)
-        if c_end > c_start and classify(message[c_start:c_end]) == CLAIM:
+        if c_end > c_start:
             yield c_start, c_end
 
 
 def _trim(message, start, end):
-    # Leading ticks and emoji ("✅ Pushed") are marks, not words of the claim.
+    # Leading ticks, emoji and emphasis ("✅ **Pushed") are marks, not words of the claim.
     while start < end and not (message[start].isalnum() or message[start] in _KEEP_LEAD):
         start += 1
-    while end > start and message[end - 1] in _TRIM_END:
+    while end > start and (message[end - 1] in _TRIM_END or is_mark(message[end - 1])):
         end -= 1
     return start, end

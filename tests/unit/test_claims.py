@@ -61,6 +61,21 @@ class Classify(unittest.TestCase):
         ("Run `make test` to check", NEGATIVE),
         ("`parse()` returns None for empty input", NEUTRAL),
         ("Thanks!", NEUTRAL),
+        # issue 25: checks whatever their name, and past forms after an auxiliary
+        ("`./run.sh` now exits 0", CLAIM),
+        ("The migration ran without errors", CLAIM),
+        ("Deployment to production completed successfully", CLAIM),
+        ("`handleAddToCart` was memoized using `useCallback`", CLAIM),
+        ("I have translated the tokenizer into Scala", CLAIM),
+        ("Zero formula errors detected", CLAIM),
+        # looking, explaining, abilities, diagnoses and adjectives are not finished work
+        ("I reproduced the bug with `echo '' | parser`", NEUTRAL),
+        ("The crash was caused by a missing null check", NEUTRAL),
+        ("Completed todos are shown with strikethrough", NEUTRAL),
+        ("All actions can be referenced as reactions", NEGATIVE),
+        ("PDF text extraction was failing", NEGATIVE),
+        ("Ready to commit", NEGATIVE),
+        ("I've made the following changes:", NEGATIVE),
     ]
 
     def test_probes(self):
@@ -75,6 +90,38 @@ class Classify(unittest.TestCase):
     def test_not_a_string_is_refused(self):
         with self.assertRaises(TypeError):
             split_claims(None)
+
+
+class Places(unittest.TestCase):
+    """Where a row stands decides what its words alone cannot."""
+
+    def test_items_under_done_work_are_claims_and_next_steps_are_not(self):
+        message = ("## Changes made\n- `api.py` (40 lines)\n- `README.md`: usage section\n\n"
+                   "## Next steps\n- `cli.py`: wire the new API\n- Deployed config review")
+        self.assertEqual([c.text for c in split_claims(message)],
+                         ["`api.py` (40 lines)", "`README.md`: usage section"])
+
+    def test_a_tick_makes_a_row_a_claim_unless_it_lists_contents(self):
+        self.assertEqual([c.text for c in split_claims("- ✅ Footer simplified\n- ✅ Header")],
+                         ["Footer simplified", "Header"])
+        self.assertEqual(split_claims("The guide includes:\n- ✅ Install steps\n- ✅ FAQ"), [])
+
+    def test_sub_items_of_a_claimed_item_are_its_details(self):
+        message = ("### Files created\n1. **`app.yml`** (253 lines)\n   - Base configuration\n"
+                   "2. Added to `package.json`:\n   - `setup` script\n")
+        self.assertEqual([c.text for c in split_claims(message)],
+                         ["`app.yml`** (253 lines)", "Added to `package.json`", "`setup` script"])
+
+    def test_a_table_is_read_only_where_its_rows_are_changes_or_ticked(self):
+        changes = "| Field | Before | After |\n|---|---|---|\n| `port` | 80 | 8080 |"
+        self.assertEqual([c.text for c in split_claims(changes)], ["`port` | 80 | 8080"])
+        results = "| Check | Result |\n|---|---|\n| lint | passed |"
+        self.assertEqual(split_claims(results), [])
+
+    def test_a_title_speaks_only_for_the_rows_under_it(self):
+        message = ("# Phase 1 Complete\n- `auth.py` (120 lines)\n\n## Documentation\n"
+                   "- **ROADMAP.md** - the plan")
+        self.assertEqual([c.text for c in split_claims(message)], ["`auth.py` (120 lines)"])
 
 
 class Shapes(unittest.TestCase):
@@ -104,7 +151,11 @@ class Shapes(unittest.TestCase):
         import time
 
         for message in ("\n".join(f"- Deployed service-{n} to production." for n in range(5000)),
-                        "I pushed it, and " * 30000, "x" * 1_000_000):
+                        "I pushed it, and " * 30000, "x" * 1_000_000,
+                        # a claim and then thousands of pieces that say nothing alone
+                        "I pushed it" + ", x y" * 50000, "x y, I pushed it, " * 25000,
+                        "## Changes\n" + "- `file.py` (40 lines)\n" * 10000,
+                        "| step | result |\n|---|---|\n" + "| build | ✅ ok |\n" * 10000):
             with self.subTest(message=message[:30]):
                 started = time.monotonic()
                 claims = split_claims(message)
