@@ -235,3 +235,14 @@ def is_viewer(cmd, fold_case=False):
     if program == "git":
         return bool(rest) and rest[0] in _VIEWING_GIT
     return program in _VIEWERS
+
+
+# A command that prints an HTTP status and nothing else: curl -s -o /dev/null -w "%{http_code}".
+_PRINTS_STATUS = re.compile(r"%\{(?:http_code|response_code)\}|\bstatus_code\b")
+_ERROR_STATUS = re.compile(r"\s*[45]\d\d\s*")
+
+
+def prints_error_status(cmd, line):
+    """True if `line` is a bare 4xx or 5xx that `cmd` prints as the status of a request: a
+    "500" alone means a failed request only where the command asked for the status."""
+    return bool(_PRINTS_STATUS.search(cmd or "")) and bool(_ERROR_STATUS.fullmatch(line))

@@ -30,6 +30,9 @@ _BENIGN = re.compile(
   | \bnum(?:Failed|Failing|Error|Broken)\w*["']?\s*[:=]\s*0\b(?![.\d])  # "numFailedTests": 0
   | \b(?:failed|aborted|cancell?ed|errors?|failures?)\s+0\b(?![.\d])  # "failed 0, canceled 0"
   | \bwithout\s+(?:any\s+)?(?:errors?|failures?|conflicts?)\b
+  # an empty error field in JSON: "errors": [], "error": "", "error": false
+  | ["'](?:errors?|error_?(?:code|message)|failures?)["']\s*:\s*(?:\[\s*\]|\{\s*\}|""|''|false)
+    (?=\s*[,}\]]|\s*$)
   | \berror[- ]free\b
   | \b(?:exit|exited|return)(?:\s+with)?(?:\s+(?:code|status))?\s*[:=]?\s*0\b
     """,
@@ -74,13 +77,33 @@ _FAILURE_WORDS = re.compile(
   | \b0\s+(?:tests?\s+)?passed\b
   | \bRan\s+0\s+tests?\b | \[no\s+test\s+files\] | \b0\s+(?:tests?|specs?)\s+(?:ran|run|executed)\b
   | \b0\s+passing\b | \bno\s+test\s+suites?\s+found\b | \b0\s+selected\b
-  # payment and event names written as identifiers: card_declined, invoice.payment_failed
-  | (?:card_declined|payment_failed|insufficient_funds|do_not_honou?r|expired_card|
-       incorrect_cvc|processing_error|requires_payment_method|lost_card|stolen_card)
-  | \b[a-z_]+\.(?:failed|declined|canceled|cancelled|failure|errored|bounced|dropped)\b
+  # git's word for a branch that cannot fast-forward
+  | \b(?:have|has)\s+diverged\b | \bnon-fast-forward\b
+  # an error field in JSON with something in it: "ErrorCode": 406, "errorMessage": "..."
+  | ["'](?:error_?(?:code|message|type|description)|fault(?:_?code|_?string)?)["']\s*:\s*
+    (?!null\b|false\b|0\b|""|''|\[\s*\]|\{\s*\})["'\w\[{-]
+  # a void or unpaid state: "status": "void", state=uncollectible
+  | \b(?:status|state|result|outcome|conclusion)["']?\s*[:=]\s*["']?
+    (?:void|voided|uncollectible|unpaid|past_due|incomplete_expired)\b
     """,
     re.I | re.X | re.M,
 )
+# Payment and event names written as identifiers: card_declined, invoice.payment_failed.
+_EVENT_NAMES = re.compile(
+    r"""
+    (?:card_declined|payment_failed|insufficient_funds|do_not_honou?r|expired_card|
+       incorrect_cvc|processing_error|requires_payment_method|lost_card|stolen_card)
+  | \b[a-z_]+\.(?:failed|declined|canceled|cancelled|failure|errored|bounced|dropped)\b
+    """,
+    re.I | re.X,
+)
+# A line that lists the events something listens for names them, it does not report one:
+# "enabled_events: invoice.paid, invoice.payment_failed". A list needs its key and two
+# names; a single event name ("event: charge.failed") is an event that happened.
+_EVENT_LIST = re.compile(
+    r"\b(?:enabled_events|events|event_types|subscri\w*|listen\w*|topics)\b[^\n]*?"
+    r"\b[a-z_]+\.[a-z_.]+\b[^\n]*?\b[a-z_]+\.[a-z_.]+\b",
+    re.I)
 # Case-sensitive names: exception classes (AssertionError, IOException), Kubernetes pod
 # states and reasons, and the upper-case states of cloud stacks (CREATE_FAILED).
 _FAILURE_NAMES = re.compile(
@@ -148,11 +171,22 @@ class Vocabulary:
     benign counts of nothing that are not failures), undoings, and instructions to the
     checker. A frozen version is kept for every check that sealed answers were judged by."""
 
-    def __init__(self, benign, failures, undo, instruction):
+    def __init__(self, benign, failures, undo, instruction, event_names=None,
+                 event_list=None):
         self.benign = benign
         self.failures = failures  # a tuple of patterns
         self.undo = undo
         self.instruction = instruction
+        # Event names count as failures unless the line lists the events listened for.
+        self.event_names = event_names
+        self.event_list = event_list
+
+    def _patterns(self, cleaned):
+        if self.event_names is None:
+            return self.failures
+        if self.event_list.search(cleaned):
+            return self.failures
+        return self.failures + (self.event_names,)
 
     def _blank_benign(self, text):
         return self.benign.sub(lambda m: " " * len(m.group(0)), text)
@@ -162,7 +196,7 @@ class Vocabulary:
         folded, where = fold(text)
         spans = []
         cleaned = self._blank_benign(folded)
-        for pattern in self.failures:
+        for pattern in self._patterns(cleaned):
             for match in pattern.finditer(cleaned):
                 if where is None:
                     spans.append((match.start(), match.end()))
@@ -178,7 +212,7 @@ class Vocabulary:
         found = [text[a:b] for a, b in self.failure_spans(text)]
         for reading in readings(text)[1:]:
             cleaned = self._blank_benign(reading)
-            found += [m.group(0) for p in self.failures for m in p.finditer(cleaned)]
+            found += [m.group(0) for p in self._patterns(cleaned) for m in p.finditer(cleaned)]
         return found
 
     def reports_failure_or_undoing(self, text):
@@ -192,7 +226,8 @@ class Vocabulary:
         outcome."""
         return any(self.instruction.search(reading) for reading in readings(text))
 
-CURRENT = Vocabulary(_BENIGN, (_FAILURE_WORDS, _FAILURE_NAMES), _UNDO, _INSTRUCTION)
+CURRENT = Vocabulary(_BENIGN, (_FAILURE_WORDS, _FAILURE_NAMES), _UNDO, _INSTRUCTION,
+                     _EVENT_NAMES, _EVENT_LIST)
 failure_spans = CURRENT.failure_spans
 failure_markers = CURRENT.failure_markers
 reports_failure_or_undoing = CURRENT.reports_failure_or_undoing

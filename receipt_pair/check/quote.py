@@ -8,7 +8,7 @@ so nothing a model invents can become evidence.
 import json
 import re
 
-from . import evidence, fit, seen
+from . import commands, evidence, fit, seen
 from ..answers import (CONTRADICTED, CONTRADICTED_WITHOUT_FAILURE, EMPTY_QUOTE, INVALID_VERDICT,
                       MODEL_NOT_SHOWN, NOT_SHOWN, OK, QUOTE_AFTER_FORGED_FENCE,
                       QUOTE_FROM_COMMAND, QUOTE_FROM_OTHER_TURN, QUOTE_FROM_UNFINISHED,
@@ -191,11 +191,14 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK, vocabulary=None):
     if patterns.reads_as_instruction(stripped) or any(patterns.reads_as_instruction(line)
                                                        for line, _ in lines):
         return refuse(QUOTE_IS_INSTRUCTION)
+    # A bare "500" printed by `curl -w "%{http_code}"` is the request's failed status.
+    error_status = current and any(commands.prints_error_status(cited.cmd, line)
+                                   for line, _ in lines)
     if verdict == "shown":
         # A model can misread "push rejected" or "exit status 1" as the operation's result,
         # or quote the clean-looking half of such a line: the whole line is judged.
-        if patterns.failure_markers(stripped) or any(patterns.failure_markers(line)
-                                                     for line, _ in lines):
+        if error_status or patterns.failure_markers(stripped) or any(
+                patterns.failure_markers(line) for line, _ in lines):
             return refuse(SHOWN_QUOTES_FAILURE)
         # The command as a whole failed: none of its output can show success.
         if cited.exit_status and check == "c2":
@@ -206,7 +209,7 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK, vocabulary=None):
     # "Enumerating objects: 5, done." is not a failure: a contradicted must quote a line
     # that reports one (or an undoing), or it is the model's word against a clean line.
     if verdict == "contradicted" and check != "c1" and not (
-            patterns.reports_failure_or_undoing(stripped)
+            error_status or patterns.reports_failure_or_undoing(stripped)
             or any(patterns.reports_failure_or_undoing(line) for line, _ in lines)):
         return refuse(CONTRADICTED_WITHOUT_FAILURE)
     refused = fit.refusal(verdict, stripped, lines, cited, shown, patterns) if current \
