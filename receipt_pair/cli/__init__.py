@@ -48,6 +48,20 @@ def build_parser():
     return parser
 
 
+_PARSERS = {}
+
+
+def _parser():
+    """The parser, built once for each set of the environment variables its defaults read
+    (a test or a long-lived caller may change them between calls)."""
+    key = tuple(sorted((k, v) for k, v in os.environ.items()
+                       if k.startswith("RECEIPT_PAIR_") or k == "COLUMNS"))
+    if key not in _PARSERS:
+        _PARSERS.clear()
+        _PARSERS[key] = build_parser()
+    return _PARSERS[key]
+
+
 def _split_command(argv):
     """Split off the command to run (after the first --) for gate and record."""
     if argv and argv[0] in _RUNS_A_COMMAND and "--" in argv:
@@ -106,7 +120,7 @@ def _main(argv):
               file=sys.stderr)
         return errors.EXIT_USAGE
     argv, command_argv = _split_command(argv)
-    parser = build_parser()
+    parser = _parser()
     as_hook = bool(argv) and argv[0] in _RUN_AS_HOOK
     try:
         args = parser.parse_args(argv)
