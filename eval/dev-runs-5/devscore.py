@@ -12,15 +12,13 @@ accusation of A's confirmed, A's error repeated).
 
 import argparse
 import collections
-import json
 import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
+sys.path[:0] = [ROOT, os.path.join(ROOT, "scripts")]
+from pair_figures import pair_figures  # noqa: E402
 from receipt_pair import read_answers, read_items, score  # noqa: E402
-
-TRUTH = {"shown": "shown", "contradicted": "contradicted", "not_shown": "not shown"}
 
 
 def pct(k, n):
@@ -48,39 +46,7 @@ def main():
           + ", contradicted caught " + pct(r2["true_contradicted_kept"]["k"],
                                             r2["true_contradicted_kept"]["n"]))
     print("right by arm: " + ", ".join(f"{a} {arms[a]['right']['k']}" for a in arms))
-    by = collections.defaultdict(dict)
-    for row in rows:
-        if not row.get("error"):
-            by[row["id"]][row["arm"]] = row
-    truth = {item.id: TRUTH[item.truth] for item in items}
-    pairs = {item.id: scored["pair_answers"]["R2"].get(item.id) for item in items} \
-        if "pair_answers" in scored else None
-    counts = collections.Counter()
-    wrong = []
-    for item in items:
-        a, b = by[item.id].get("A"), by[item.id].get("B")
-        if not a or not b:
-            continue
-        answer = _r2(a["answer"], b["answer"])
-        t = truth[item.id]
-        counts["items"] += 1
-        counts["same verdict"] += a["answer"] == b["answer"]
-        counts["same line"] += a["answer"] == b["answer"] != "not shown" and \
-            (a["turn"], a["quote"]) == (b["turn"], b["quote"])
-        if a["answer"] == "contradicted":
-            counts["A accuses"] += 1
-            counts["B confirms A's accusation"] += b["answer"] == "contradicted"
-        if a["answer"] != t and a["answer"] != "not shown":
-            counts["A wrong (shown/contradicted)"] += 1
-            counts["B repeats A's error"] += b["answer"] == a["answer"]
-        if t != "contradicted":
-            counts["claims not contradicted"] += 1
-            counts["false accusation blocks"] += answer == "contradicted"
-        if t == "shown":
-            counts["claims shown"] += 1
-            counts["not-shown blocks on a shown claim"] += answer == "not shown"
-        if answer != t:
-            wrong.append((item.id, t, answer, a, b, item))
+    counts, wrong = pair_figures(items, rows)
     print("hook: false accusations " + pct(counts["false accusation blocks"],
                                            counts["claims not contradicted"])
           + ", asks for evidence the log holds " + pct(counts["not-shown blocks on a shown claim"],
@@ -99,16 +65,6 @@ def main():
             for r in (a, b):
                 print(f"  {r['arm']}: {r['verdict']} -> {r['answer']} ({r['code']}) "
                       f"{r['turn']} {r['quote'][:90]!r} | {r['reason'][:80]}")
-
-
-def _r2(a, b):
-    if a == b:
-        return a
-    if "shown" in (a, b) and "contradicted" in (a, b):
-        return "not shown"
-    if "contradicted" in (a, b):
-        return "contradicted"
-    return "not shown"
 
 
 if __name__ == "__main__":

@@ -74,6 +74,30 @@ class SealedRun(TempDirTest):
         self.assertIn("already has a sealed design", done.stderr)
 
 
+    def test_run_5_chooses_among_independent_pairs_beside_r1(self):
+        items = self.write("items.jsonl", make_items(3))
+        run = self.path("run")
+        with FakeServer() as fake:
+            fake.script("qa", *[by_reader] * 10)
+            fake.script("qb", *[by_reader] * 10)
+            done = self.step("design", run, "--items", f"one={items}", "--readers", "r1,f2",
+                             "--chooser", "run-5", "--model-a", "qa", "--model-b", "qb",
+                             "--base-url", fake.base_url, "--choose", "run 5's rule")
+            self.assertEqual(done.returncode, 0, done.stderr)
+            done = self.step("answers", run)
+            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        for step in ("scores", "choose", "check"):
+            done = self.step(step, run)
+            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        with open(os.path.join(run, "choice.json")) as handle:
+            choice = json.load(handle)
+        rows = {row["reader"]: row for row in choice["candidates"]}
+        self.assertEqual(set(rows), {"r1", "f2"})
+        self.assertFalse(rows["r1"]["qualifies"])  # the baseline is not a candidate
+        self.assertEqual(rows["r1"]["hook"]["items"], 3)
+        expected = "f2" if rows["f2"]["qualifies"] else "r1"
+        self.assertEqual(choice["winner"], expected)
+
 def by_reader(body):
     """A scripted reply in the shape of whichever reader asked: a label for a menu reader."""
     text = body["messages"][1]["content"]
