@@ -61,11 +61,14 @@ def _server_for(key, where, differences):
         return False
 
 
-def recheck(reader, shown, claim, model, extra, recorded, where, differences, partner=None):
+def recheck(reader, shown, claim, model, extra, recorded, where, differences, partner=None,
+            judged=None):
     """Rebuild one answer's request(s) from the turns as `reader` showed them (`shown`,
     rendered once per item) and re-check its reply against `recorded` (a flat answer: row
     or receipt entry); add a line per difference; return the re-derived CheckedAnswer.
-    `partner`: model A's re-derived answer, for a reader with roles."""
+    `partner`: model A's re-derived answer, for a reader with roles. `judged`: a dict that
+    keeps each check's result for the same shown turns, replies and confidence (the check
+    is a pure function of them), so a reply saved many times is judged once."""
     if not isinstance(extra, dict):
         differences.append(f"{where}: extra must be an object")
         return failed_call()
@@ -106,7 +109,13 @@ def recheck(reader, shown, claim, model, extra, recorded, where, differences, pa
             differences.append(f"{where}: confidence recorded {confidence!r}, the recorded "
                                f"probabilities give {again!r}")
     replies = unpack_replies(reader, reply)
-    checked = reader.judge(replies, shown, confidence if isinstance(confidence, float) else None)
+    confidence = confidence if isinstance(confidence, float) else None
+    key = (id(shown), tuple(sorted(replies.items())), confidence)
+    checked = judged.get(key) if judged is not None else None
+    if checked is None:
+        checked = reader.judge(replies, shown, confidence)
+        if judged is not None:
+            judged[key] = checked
     for key, value in checked.to_dict().items():
         if key in _COMPARED and value != recorded.get(key):
             differences.append(f"{where}: {key} recorded {recorded.get(key)!r}, "
@@ -156,7 +165,7 @@ def replay_answers(items, items_sha256, header, rows):
     if run is None:
         return differences
     by_id = {item.id: item for item in items}
-    seen, partners, rendered = {}, {}, {}
+    seen, partners, rendered, judged = {}, {}, {}, {}
     # Model A's rows first: with roles, a B request is rebuilt from A's re-derived answer.
     for row in sorted(rows, key=lambda r: r.get("arm") != "A"):
         where = f"line {row.get('_line')} (item {row.get('id')!r}, model {row.get('arm')!r})"
@@ -184,12 +193,15 @@ def replay_answers(items, items_sha256, header, rows):
                                    f"{seen[(item.id, arm)]})")
             seen[(item.id, arm)] = row.get("_line")
         # The request is rebuilt from what the run pinned, not from what the row says.
-        if item.id not in rendered:  # A and B were shown the same turns: render once
-            rendered[item.id] = run["reader"].render(list(item.turns), run["max_turns"],
+        # A and B were shown the same turns, and so is every item of the same claim and
+        # turns: each is rendered once.
+        content = (item.claim, tuple(item.turns))
+        if content not in rendered:
+            rendered[content] = run["reader"].render(list(item.turns), run["max_turns"],
                                                      item.claim)
-        checked = recheck(run["reader"], rendered[item.id], item.claim, run["models"][arm],
+        checked = recheck(run["reader"], rendered[content], item.claim, run["models"][arm],
                           run["extra"][arm], row, where, differences,
-                          partners.get(item.id) if arm == "B" else None)
+                          partners.get(item.id) if arm == "B" else None, judged)
         if arm == "A" and not row.get("error"):
             partners[item.id] = checked
     for item in items:

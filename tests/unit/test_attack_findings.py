@@ -374,10 +374,13 @@ class Findings(Attack):
         log = self.write("log.txt", "Uploading OK " * 30000 + "\n")
         reply = self.write("reply.json", answer("shown", "T1", "Uploading OK"))
         try:
-            subprocess.run([sys.executable, "-m", "receipt_pair", "verify", "--log", log,
-                            "--reply", reply], cwd=ROOT, capture_output=True, timeout=15)
+            done = subprocess.run([sys.executable, "-m", "receipt_pair", "verify", "--log", log,
+                                   "--reply", reply, "--claim", "the upload is done"],
+                                  cwd=ROOT, capture_output=True, text=True, timeout=15)
         except subprocess.TimeoutExpired:
             self.fail("verify spent more than 15 s on a 400 KB log")
+        # the check itself ran (the default reader needs the claim to pick the lines)
+        self.assertIn("answer: ", done.stdout, done.stderr)
 
     def test_whole_call_deadline_ignores_server_detection(self):
         # Gains: --timeout 1 waits about 5 s: each of the server-kind detection requests
