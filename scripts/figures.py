@@ -124,6 +124,59 @@ def render_bench(paths):
                      f"(reader {parallel['reader']}{over}): {parallel['parallel_s']:.1f} s against "
                      f"{parallel['sequential_s']:.1f} s (ratio {parallel['ratio']:.2f}; same "
                      f"answers: {'yes' if parallel['same_answers'] else 'NO'}).")
+    for reader, seconds in bench.get("pair_median_s", {}).items():
+        lines.append("")
+        lines.append(f"The pair's median seconds per claim (model A then model B, reader "
+                     f"{reader}): {seconds:.2f} s.")
+    stop = bench.get("stop")
+    if stop:
+        lines.append("")
+        lines.append(f"A Stop hook (`hook claude-code`) with {len(stop['claims'])} claims "
+                     f"against one real session ({stop['turns']} turns of item {stop['item']}), "
+                     f"median of {len(stop['runs'])} runs: {stop['stop_s']:.1f} s. The same "
+                     f"claims through `check_claims` with the server's prompt cache on: "
+                     f"{stop['cached_s']:.1f} s, off: {stop['uncached_s']:.1f} s; the answers "
+                     f"{'agree' if stop['cached_agrees'] else 'DIFFER'}.")
+    replay = bench.get("replay")
+    if replay:
+        lines.append("")
+        lines.append(f"`replay` of {replay['answers']} answers (`{replay['source']}` copied "
+                     f"{replay['copies']} times; exit {replay['exit']}): median "
+                     f"{replay['median_s']} s (farm-bench).")
+    unit = bench.get("unit_suite")
+    if unit:
+        lines.append("")
+        lines.append(f"The unit suite (`{unit['command']}`): median {unit['median_s']} s "
+                     f"(farm-bench).")
+    return lines
+
+
+# (count, out of): the hook's figures and B's repeats of A (scripts/pair_figures.py).
+HOOK_COUNTS = (("false accusation blocks", "claims not contradicted"),
+               ("not-shown blocks on a shown claim", "claims shown"),
+               ("B confirms A's accusation", "A accuses"),
+               ("B repeats A's error", "A wrong (shown/contradicted)"))
+
+
+def render_choice5(paths):
+    """Run 5's sealed choice: r1 the baseline, the independent pairs the candidates (R2),
+    with what a Stop hook would do and how often B repeats A."""
+    choice = load(paths[0])
+    lines = ["| reader | R2 right | true shown kept | false shown | false contradicted "
+             "| qualifies | hook: false accusations | hook: asks for evidence it has "
+             "| B confirms A's accusations | B repeats A's error | model A median s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for row in choice["candidates"]:
+        hook, seconds = row["hook"], row["median_wall_s_a"]
+        status = "baseline" if row["reader"] == choice["baseline"] else \
+            ("yes" if row["qualifies"] else "no")
+        lines.append(
+            f"| {row['reader']} | {row['right']} | {row['true_shown_kept']} | "
+            f"{row['false_shown']} | {row['false_contradicted']} | {status} | "
+            + " | ".join(f"{hook.get(k, 0)} of {hook.get(n, 0)}" for k, n in HOOK_COUNTS)
+            + (f" | {seconds:.1f} |" if seconds is not None else " | n/a |"))
+    lines.append("")
+    lines.append(f"The sealed rule picks **{choice['winner']}**.")
     return lines
 
 
@@ -164,14 +217,23 @@ TARGETS = (("true_shown_kept", "at least", 0.50), ("false_shown", "at most", 0.0
            ("false_contradicted", "at most", 0.15), ("right", "at least", 0.60))
 
 
-def render_targets(paths):
+# Issue 24's targets for run 5, on the real test half under R2.
+TARGETS_5 = (("false_contradicted", "at most", 0.10), ("true_shown_kept", "at least", 0.50),
+             ("false_shown", "at most", 0.02), ("right", "at least", 0.65))
+
+
+def render_targets5(paths):
+    return render_targets(paths, TARGETS_5)
+
+
+def render_targets(paths, targets=TARGETS):
     """`targets FILE...`: the R2 figures of one reader's score files (one per item set)
     against the targets, and whether each is met."""
     scores = [load(path) for path in paths]
     lines = ["| measure | target | " + " | ".join(
         f"{score.get('reader')} on {os.path.basename(path)}" for score, path in zip(scores, paths))
         + " |", "|---" * (len(paths) + 2) + "|"]
-    for key, way, rate in TARGETS:
+    for key, way, rate in targets:
         cells = []
         for score in scores:
             value = score["arms"]["R2"][key]
@@ -202,7 +264,8 @@ def render_plain(paths):
 
 RENDERERS = {"plain": render_plain, "score": render_score, "variants": render_variants, "traps": render_traps,
              "bench": render_bench, "codes": render_codes,
-             "choice": render_choice, "choice3": render_choice3, "targets": render_targets}
+             "choice": render_choice, "choice3": render_choice3, "choice5": render_choice5,
+             "targets": render_targets, "targets5": render_targets5}
 
 
 def render(spec):
