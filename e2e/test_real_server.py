@@ -144,7 +144,7 @@ class RealServer(unittest.TestCase):
     def test_gate_runs_a_command_when_both_models_show_it(self):
         # One model asked through both arms, on a one-line plain-text log (no command to
         # copy by mistake) that this model at temperature 0 answers with an exact quote:
-        # reader v6, whose reply is a free quote (the default, r1, answers by label).
+        # reader v6, whose reply is a free quote (the default, f2, answers by label).
         marker = os.path.join(self.dir, "deployed")
         log = os.path.join(self.dir, "deploy.txt")
         with open(log, "w") as handle:

@@ -1,6 +1,6 @@
 """The unit suite. Its fake model replies are in the shape of reader v6 (a free quote), so
 the suite asks with v6 unless a test names its reader: RECEIPT_PAIR_READER is set here for
-this process and the commands it starts. Tests of the default reader itself (r1) clear it."""
+this process and the commands it starts. Tests of the default reader itself (f2) clear it."""
 
 import os
 

@@ -70,11 +70,12 @@ READERS = {
                                      "everything before the claim"),
 }
 READER_V1 = READERS["v1"]
-# The default is the winner of the latest sealed choice (receipts/run-3-structure/choice.json:
-# r1). Run 2 had sealed v1 (receipts/run-2-readers/choice.json); v1 is retired and v6, its
-# question with the hardened fences and check, stood in for it until run 3.
-DEFAULT_READER = "r1"
-SEALED_DEFAULT = {"v1": "v6", "r1": "r1"}
+# The default is the winner of the latest sealed choice (receipts/run-5-real/choice.json: f2,
+# an independent pair, over r1 on 109 real items). Run 3 had chosen r1
+# (receipts/run-3-structure/choice.json); run 2 had sealed v1 (receipts/run-2-readers), which
+# is retired: v6, its question with the hardened fences and check, stood in for it until run 3.
+DEFAULT_READER = "f2"
+SEALED_DEFAULT = {"v1": "v6", "r1": "r1", "f2": "f2"}
 ENV_READER = "RECEIPT_PAIR_READER"  # a user's own default, read by the command line only
 
 

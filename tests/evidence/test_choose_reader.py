@@ -47,10 +47,12 @@ class Rule(unittest.TestCase):
 
 class Default(unittest.TestCase):
     def test_the_default_reader_is_the_latest_sealed_winner(self):
-        # Run 3's sealed choice names the default; run 2's winner (v1) is retired, and its
-        # hardened twin v6 stood in for it until run 3.
-        with open(os.path.join(ROOT, "receipts", "run-3-structure", "choice.json")) as handle:
+        # Run 5's sealed choice names the default; run 3 had chosen r1, and run 2's winner
+        # (v1) is retired: its hardened twin v6 stood in for it until run 3.
+        with open(os.path.join(ROOT, "receipts", "run-5-real", "choice.json")) as handle:
             self.assertEqual(DEFAULT_READER, SEALED_DEFAULT[json.load(handle)["winner"]])
+        with open(os.path.join(ROOT, "receipts", "run-3-structure", "choice.json")) as handle:
+            self.assertEqual(SEALED_DEFAULT[json.load(handle)["winner"]], "r1")
         with open(os.path.join(ROOT, "receipts", "run-2-readers", "choice.json")) as handle:
             self.assertEqual(SEALED_DEFAULT[json.load(handle)["winner"]], "v6")
 

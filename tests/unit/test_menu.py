@@ -189,9 +189,10 @@ class ThroughTheServer(TempDirTest):
                 status, text, _ = run_cli("score", out, self.items(), "--json")
                 self.assertEqual(json.loads(text)["arms"]["R2"]["true_shown_kept"]["k"], 1)
 
-    def test_the_default_reader_is_r1_for_check_and_gate(self):
+    def test_the_default_reader_is_f2_for_check_and_gate(self):
         # No --reader and no RECEIPT_PAIR_READER (the suite sets it for v6's fake replies):
-        # `check` asks r1, B is told A's checked answer, and the gate runs its command.
+        # `check` asks f2, B is asked A's question and never told A's answer, and the gate
+        # runs its command.
         log = self.write("log.json", json.dumps([{"cmd": t.cmd, "output": t.output}
                                                  for t in TURNS]))
         marker = self.path("pushed")
@@ -202,9 +203,8 @@ class ThroughTheServer(TempDirTest):
             status, out, err = run_cli("check", "--claim", CLAIM, "--log", log, "--json",
                                        *models)
             self.assertEqual(status, 0, err)
-            self.assertEqual(json.loads(out)["reader"], "r1")
-            self.assertIn("Another checker read the same log",
-                          fake.chats("qb")[0]["messages"][1]["content"])
+            self.assertEqual(json.loads(out)["reader"], "f2")
+            self.assertEqual(fake.chats("qa")[0]["messages"], fake.chats("qb")[0]["messages"])
             status, out, err = run_cli("gate", "--claim", CLAIM, "--log", log, *models, "--",
                                        sys.executable, "-c", f"open({marker!r}, 'w')")
         self.assertEqual(status, 0, out + err)
