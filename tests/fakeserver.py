@@ -113,8 +113,10 @@ class FakeServer:
         handler = self._handler()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.port = self.httpd.server_address[1]
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02},
-                                       daemon=True)
+        # shutdown() waits for serve_forever's next poll: a short poll makes each server's
+        # stop about 1 ms instead of 10-20 (hundreds of servers in the unit suite)
+        self.thread = threading.Thread(target=self.httpd.serve_forever,
+                                       kwargs={"poll_interval": 0.002}, daemon=True)
 
     @property
     def base_url(self):
