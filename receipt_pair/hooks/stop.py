@@ -14,7 +14,8 @@ The policy, in one place (`decide`):
   only up to `max_blocks` blocks in a row, so a wrong answer can never trap the agent;
 - a claim the log does not show blocks only as the not-shown policy says, and never when
   `stop_hook_active` is true; so does a claim of a session with no tool call at all, which
-  plain code answers `not shown` without asking a model (run.py);
+  plain code answers `not shown` without asking a model (run.py), and which is the only
+  not-shown claim the default policy (`block-empty`) sends the agent back for, once;
 - a claim that could not be checked (server down, a model call failed, the session file
   unreadable) blocks nothing: the person is told, and the agent may stop;
 - at most `MAX_CLAIMS` claims of one message are checked; the rest are named as not
@@ -33,8 +34,13 @@ from ..errors import InputError
 from ..store.files import decode, loads_strict
 from .agents import CLAUDE_CODE
 
-NOT_SHOWN_POLICIES = ("block-once", "allow", "block")
-DEFAULT_NOT_SHOWN = "block-once"
+NOT_SHOWN_POLICIES = ("block-empty", "block-once", "allow", "block")
+# The default blocks only where plain code decided `not shown` (a session with no tool call
+# at all): on set 5's real logs the pair answers `not shown` for most claims the log does
+# show (docs/agents.md, "Which not-shown policy"), so blocking on a model's `not shown`
+# would send the agent back for most of its true claims.
+DEFAULT_NOT_SHOWN = "block-empty"
+_ONCE = ("block-empty", "block-once")  # the policies that block once in a session
 DEFAULT_MAX_BLOCKS = 3
 # The text the agent reads is bounded: a reason that fills its context helps no one.
 MAX_QUOTE_CHARS = 300
@@ -227,10 +233,13 @@ def decide(outcomes, stop_hook_active, not_shown=DEFAULT_NOT_SHOWN,
         allowed_why = None
         if not_shown == "allow":
             allowed_why = "not-shown claims do not block (--not-shown allow)"
+        elif not_shown == "block-empty" and not any(o.decided == NOT_SHOWN for o in unbacked):
+            allowed_why = ("only a session with no command at all is sent back "
+                           "(--not-shown block-empty)")
         elif stop_hook_active:
             allowed_why = "the agent was already sent back once"
-        elif not_shown == "block-once" and before.not_shown_blocked:
-            allowed_why = "this session was already told once (--not-shown block-once)"
+        elif not_shown in _ONCE and before.not_shown_blocked:
+            allowed_why = f"this session was already told once (--not-shown {not_shown})"
         if allowed_why:
             notices.append(f"receipt-pair: the agent's log does not show "
                            f"{_count(unbacked)}: {_list_inline(unbacked)} (not blocked: "

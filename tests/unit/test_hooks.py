@@ -153,7 +153,8 @@ class Blocks(HookTest):
         # The tests ran, then the agent edited a file: a claim that they pass is not shown.
         claims = self.write("claims.txt", "all 3 tests pass\n")
         _, out, _ = self.hook("gemini-cli", self.session("gemini-cli"), "--claims-from",
-                              claims, models=lambda body: answer("not_shown"))
+                              claims, "--not-shown", "block-once",
+                              models=lambda body: answer("not_shown"))
         self.assertIn('"all 3 tests pass": the last test run (`python -m pytest '
                       'tests/test_parser.py -q`) came before your last edit (`replace '
                       '/home/dev/parser/CHANGELOG.md`): run the tests again.', out["reason"])
@@ -239,15 +240,23 @@ class NotShown(HookTest):
                          "--wait", "0", *options)
 
     def test_block_once_blocks_the_first_stop_of_a_session_only(self):
-        status, out, _ = self.stop()
+        status, out, _ = self.stop("--not-shown", "block-once")
         self.assertEqual(out["decision"], "block")
         self.assertIn("Your log does not show 1 claim", out["reason"])
         self.assertIn(self.MESSAGE[:-1], out["reason"])
-        _, out, _ = self.stop(active=True)  # the agent was sent back and stops again
+        # the agent was sent back and stops again
+        _, out, _ = self.stop("--not-shown", "block-once", active=True)
         self.assertNotIn("decision", out)
         self.assertIn("already sent back once", out["systemMessage"])
-        _, out, _ = self.stop()  # a later turn of the same session
+        _, out, _ = self.stop("--not-shown", "block-once")  # a later turn of the same session
         self.assertIn("already told once", out["systemMessage"])
+
+    def test_by_default_a_models_not_shown_is_told_not_blocked(self):
+        status, out, _ = self.stop()
+        self.assertEqual(status, 0)
+        self.assertNotIn("decision", out)
+        self.assertIn("does not show", out["systemMessage"])
+        self.assertIn("--not-shown block-empty", out["systemMessage"])
 
     def test_block_blocks_every_turn_but_never_a_continuation(self):
         self.assertEqual(self.stop("--not-shown", "block")[1]["decision"], "block")
@@ -444,7 +453,7 @@ class GeminiCli(HookTest):
         hook_input = self.session("gemini-cli", stop_hook_active=True,
                                   prompt_response="I deployed the parser to staging.")
         status, out, _ = self.hook("gemini-cli", hook_input, "--wait", "0",
-                                   "--receipts", self.path("r"))
+                                   "--receipts", self.path("r"), "--not-shown", "block-once")
         self.assertNotIn("decision", out)  # not shown, already sent back: told, not blocked
         self.assertIn("already sent back once", out["systemMessage"])
 
@@ -490,6 +499,11 @@ class NoCommands(HookTest):
         _, out, _ = self.stop("codex", active=True)
         self.assertNotIn("decision", out)
         self.assertIn("already sent back once", out["systemMessage"])
+        # the default sends an agent back for an empty log once in a session
+        self.assertEqual(self.stop("gemini-cli")[1]["decision"], "deny")
+        _, out, _ = self.stop("gemini-cli")
+        self.assertNotIn("decision", out)
+        self.assertIn("already told once (--not-shown block-empty)", out["systemMessage"])
 
     def test_a_file_that_is_no_session_of_the_agent_is_still_could_not_check(self):
         hook_input = self.session("claude-code", last_assistant_message=NO_TOOLS_MESSAGE)

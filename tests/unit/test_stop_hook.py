@@ -249,12 +249,15 @@ class Policy(unittest.TestCase):
         capped = decide([outcome("contradicted")], True, state=HookState(3))
         self.assertEqual(capped.state.blocks_in_a_row, 3)  # stays let stop
         self.assertIn("let stop", capped.notice)
-        self.assertTrue(decide([outcome("not shown")], False).state.not_shown_blocked)
+        self.assertTrue(decide([outcome("not shown")], False,
+                               "block-once").state.not_shown_blocked)
+        # the default holds a model's not shown against no one: nothing to remember
+        self.assertFalse(decide([outcome("not shown")], False).state.not_shown_blocked)
 
     def test_the_reason_lists_claims_and_quotes(self):
         decision = decide([outcome("contradicted", "I pushed main"),
                            outcome("not shown", "the tests pass"), outcome(None, "I tagged")],
-                          False)
+                          False, "block-once")
         self.assertIn('- "I pushed main"', decision.reason)
         self.assertIn("T1 `git push` printed:", decision.reason)
         self.assertIn("! [rejected] main -> main", decision.reason)
@@ -366,7 +369,7 @@ class NextStep(unittest.TestCase):
         held.advice = "the push was rejected: pull, then push again"
         unbacked = outcome("not shown", "the tests pass")
         unbacked.advice = "your log has no test run: run the tests"
-        reason = decide([held, unbacked], False).reason
+        reason = decide([held, unbacked], False, "block-once").reason
         self.assertIn('- "I pushed main": the push was rejected: pull, then push again.\n'
                       '  T1 `git push` printed: ! [rejected] main -> main', reason)
         self.assertIn('- "the tests pass": your log has no test run: run the tests.', reason)
