@@ -142,13 +142,15 @@ class Checked:
 
 
 def check_claims(claims, turns, settings=None, *, client=None, deadline=None,
-                 share_prompt=True):
+                 share_prompt=True, cache_prompt=None):
     """Several claims about one log, asked the quick way: a [Checked] per claim, in order.
 
     With `share_prompt` and a reader that picks a menu, every claim is shown one menu picked
     for all of them, model A is asked every claim in turn and then model B, and each request
     asks the server to reuse what it shares with the one before (everything up to the claim,
     for a reader that asks log first): after the first claim, a model reads only the claim.
+    `cache_prompt` True or False asks for the cache, or against it, whatever `share_prompt`
+    says (a benchmark's cold run of the same requests); None leaves it to `share_prompt`.
     `deadline` (time.monotonic()) bounds the whole: a claim whose models could not both be
     asked before it gets an error saying so. A server that cannot be reached stops all."""
     settings = (settings or Settings()).checked()
@@ -157,7 +159,10 @@ def check_claims(claims, turns, settings=None, *, client=None, deadline=None,
     client = client or settings.client()
     claims = list(claims)
     menu_claims = claims if share_prompt and reader.menu and len(claims) > 1 else None
-    shared = dict(SHARE_PROMPT) if share_prompt else {}
+    if cache_prompt is None:
+        shared = dict(SHARE_PROMPT) if share_prompt else {}
+    else:
+        shared = {"cache_prompt": bool(cache_prompt)}
     shown = [reader.render(turns, settings.max_turns, claim, menu_claims) for claim in claims]
     memory = SchemaMemory()
     answers = {"A": [None] * len(claims), "B": [None] * len(claims)}

@@ -51,6 +51,18 @@ class QuickWay(unittest.TestCase):
         self.assertEqual(receipt["menu_claims"], CLAIMS)
         self.assertEqual(replay_receipt(receipt), [])
 
+    def test_the_same_requests_can_be_asked_cold(self):
+        # a benchmark's cold run: one menu for both claims, as the hook asks, the cache off
+        with FakeServer() as fake:
+            for model in ("qa", "qb"):
+                fake.script(model, by_label("5 passed in 0.10s"),
+                            by_label("1a2b3c4..5d6e7f8  main -> main"))
+            checked = check_claims(CLAIMS, TURNS, self.settings(fake), cache_prompt=False)
+            chats = fake.chats()
+        self.assertTrue(all(body["cache_prompt"] is False for body in chats))
+        first, second = (body["messages"][1]["content"] for body in chats[:2])
+        self.assertEqual(first[:first.rindex("Claim:")], second[:second.rindex("Claim:")])
+
     def test_a_claim_left_when_the_time_runs_out_says_so(self):
         with FakeServer() as fake:
             checked = check_claims(CLAIMS, TURNS, self.settings(fake),
