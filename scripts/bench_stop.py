@@ -183,9 +183,8 @@ def render(figures):
                      ", ".join(f"{r['wall_s']:.1f}" for r in stop["runs"]) + ")")
         lines.append(f"the same claims through check_claims: one menu, prompt cache on "
                      f"{stop['cached_s']:.1f} s {stop['answers_cached']}")
-        if "cold_s" in stop:
-            lines.append(f"  the same requests, cache off: {stop['cold_s']:.1f} s "
-                         f"{stop['answers_cold']}; the same answers: {stop['cache_agrees']}")
+        lines.append(f"  the same requests, cache off: {stop['cold_s']:.1f} s "
+                     f"{stop['answers_cold']}; the same answers: {stop['cache_agrees']}")
         lines.append(f"  one claim at a time, a menu each: {stop['uncached_s']:.1f} s "
                      f"{stop['answers_uncached']}; the same answers as the stop's: "
                      f"{stop['cached_agrees']}")

@@ -135,11 +135,10 @@ def render_bench(paths):
                      f"against one real session ({stop['turns']} turns of item {stop['item']}), "
                      f"median of {len(stop['runs'])} runs: {stop['stop_s']:.1f} s. The same "
                      f"claims through `check_claims` as the hook asks them (one menu for all, "
-                     f"the server's prompt cache on): {stop['cached_s']:.1f} s"
-                     + (f"; the very same requests with the cache off: {stop['cold_s']:.1f} s, "
-                        f"with {'the same' if stop['cache_agrees'] else 'DIFFERENT'} answers"
-                        if "cold_s" in stop else "")
-                     + f"; one claim at a time as `check` asks (a menu each, no cache): "
+                     f"the server's prompt cache on): {stop['cached_s']:.1f} s; the very same "
+                     f"requests with the cache off: {stop['cold_s']:.1f} s, with "
+                     f"{'the same' if stop['cache_agrees'] else 'DIFFERENT'} answers; one "
+                     f"claim at a time as `check` asks (a menu each, no cache): "
                      f"{stop['uncached_s']:.1f} s, with "
                      f"{'the same' if stop['cached_agrees'] else 'DIFFERENT'} answers.")
     replay = bench.get("replay")
