@@ -46,12 +46,3 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(__all__)
-
-
-def _old_names():
-    from .legacy import aliases
-
-    aliases.install()
-
-
-_old_names()

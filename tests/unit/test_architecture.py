@@ -115,8 +115,7 @@ class Layout(unittest.TestCase):
         out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                              text=True, check=True).stdout.split()
         self.assertEqual(out, ["receipt_pair", "receipt_pair.answers", "receipt_pair.check",
-                               "receipt_pair.check.rules", "receipt_pair.legacy",
-                               "receipt_pair.legacy.aliases"])
+                               "receipt_pair.check.rules"])
 
 
 if __name__ == "__main__":
