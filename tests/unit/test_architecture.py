@@ -46,17 +46,19 @@ def top_level_imports(dotted, path):
 # goes from the folder names; this table keeps the floors from drifting.
 TOP = {"receipt_pair.__version__", "receipt_pair.errors", "receipt_pair.turn",
        "receipt_pair.answers"}
+# legacy/ is imported by no layer: readers/ loads its frozen words by name, only to replay
+# what a retired reader or a sealed check answered.
 LAYERS = {
     "check": set(),
     "legacy": {"check"},
     "store": set(),
     "server": set(),
     "logs": {"store"},
-    "readers": {"check", "legacy", "server"},
-    "pair": {"check", "legacy", "store", "server", "logs", "readers"},
-    "audit": {"check", "legacy", "store", "server", "logs", "readers", "pair"},
-    "hooks": {"check", "legacy", "store", "server", "logs", "readers", "pair", "audit"},
-    "cli": {"check", "legacy", "store", "server", "logs", "readers", "pair", "audit", "hooks"},
+    "readers": {"check", "server"},
+    "pair": {"check", "store", "server", "logs", "readers"},
+    "audit": {"check", "store", "server", "logs", "readers", "pair"},
+    "hooks": {"check", "store", "server", "logs", "readers", "pair", "audit"},
+    "cli": {"check", "store", "server", "logs", "readers", "pair", "audit", "hooks"},
 }
 
 
@@ -116,6 +118,39 @@ class Layout(unittest.TestCase):
                              text=True, check=True).stdout.split()
         self.assertEqual(out, ["receipt_pair", "receipt_pair.answers", "receipt_pair.check",
                                "receipt_pair.check.rules"])
+
+    def test_the_live_readers_load_nothing_of_legacy(self):
+        # legacy/ holds the frozen words of retired readers and sealed checks, loaded only
+        # to replay them: asking with the default reader, or with v6, must not load it.
+        code = """
+import json, sys
+import receipt_pair.pair.claim, receipt_pair.readers
+from receipt_pair import check_claim
+from tests.fakeserver import FakeServer, answer
+
+LINE = "1a2b3c4..5d6e7f8  main -> main"
+TURNS = [{"cmd": "git push origin main", "output": "To origin\\n   " + LINE}]
+
+def reply(body):
+    content = body["messages"][-1]["content"]
+    if "<turn id=" in content:  # v6: the quote copied
+        return answer("shown", "T1", LINE)
+    label = next(line.split(":", 1)[0] for line in content.splitlines()
+                 if line.startswith("L") and line.endswith(LINE))
+    return json.dumps({"verdict": "shown", "line": label, "reason": "pushed"})
+
+with FakeServer() as fake:
+    fake.default = reply
+    for reader in ("f2", "v6"):
+        result = check_claim("I pushed main", TURNS, reader=reader, model_a="qa",
+                             model_b="qb", base_url=fake.base_url)
+        assert result.answer == "shown", (reader, result.to_dict())
+print(" ".join(sorted(m for m in sys.modules if m.startswith("receipt_pair.legacy"))))
+"""
+        done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                              text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout.split(), [])
 
 
 if __name__ == "__main__":
