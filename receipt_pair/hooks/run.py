@@ -8,12 +8,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..errors import InputError, ReceiptPairError, ServerError
-from ..logs import read_log
+from ..errors import ReceiptPairError, ServerError
 from ..pair.claim import check_claims
 from ..pair.settings import Settings
 from ..server.client import ServerUnreachable
-from ..store.files import decode, display_name, read_bytes, sha256_bytes
+from ..store.files import decode, display_name, read_bytes
 from ..store.ledger import append_receipt
 from ..answers import CONTRADICTED, NOT_SHOWN
 from . import records, session as hook_session, stop as stop_hook
@@ -55,7 +54,6 @@ def run_hook(input_path, options):
     standard input)."""
     args = options
     agent = get_agent(args.agent)
-    fmt = agent.session_format
     hook = stop_hook.parse_hook_input(read_bytes(input_path), display_name(input_path), agent)
     notes = []
     unchecked = _not_a_stop_to_check(agent, hook)
@@ -65,25 +63,26 @@ def run_hook(input_path, options):
     started = time.monotonic()
     problem = hook_session.session_file_problem(path)
     if problem:
-        text, caught_up = None, False
+        waited = hook_session.Waited(None, False, f"{stop_hook.cut(path)}: {problem}")
     else:
-        text, caught_up = hook_session.wait_for_session(path, fmt, hook.last_assistant_message,
-                                                     max(0.0, args.wait))
-        if not caught_up:
+        waited = hook_session.wait_for_session(path, agent.session_format,
+                                               hook.last_assistant_message, max(0.0, args.wait))
+        if not waited[1]:
             notes.append("the session file did not show the final message (it stopped "
                          "changing, or --wait ran out); checked against what it held")
-    claims, split = _claims(args, agent, hook, text, notes)
+    log, caught_up = waited
+    claims, split = _claims(args, hook, log, notes)
     if not claims:
         notes.append("no claims of finished work in the last message; nothing to check")
         return stop_hook.StopDecision(False), notes
     claims, not_checked = claims[:stop_hook.MAX_CLAIMS], claims[stop_hook.MAX_CLAIMS:]
-    log, error = _session_turns(path, fmt, problem, notes)
-    no_command = _holds_no_command(log, text, fmt)
-    if no_command:
+    if log is not None and log.session.holds_no_command:
         # Nothing in the log can show any claim: plain code says so, no model is asked.
         outcomes = [stop_hook.Outcome(claim, decided=NOT_SHOWN, why=NO_COMMANDS)
                     for claim in claims]
-    elif log is None:
+    elif log is None or log.session.problem:
+        why = waited.problem if log is None else log.session.problem
+        error = f"the session file cannot be read: {stop_hook.cut(why, 1000)}"
         outcomes = [stop_hook.Outcome(claim, error=error) for claim in claims]
     else:
         outcomes = _check_all(args, claims, log.turns, started)
@@ -109,7 +108,7 @@ def run_hook(input_path, options):
         notes.append(f"the hook's state was not saved: {why}")
         decision = stop_hook.unrecorded(decision, why)
     saved = _keep(args, directory, hook, outcomes, split, decision, caught_up, path,
-                  log, notes) if directory else False
+                  waited, notes) if directory else False
     notes.append(f"{stop_hook.summary(outcomes)}; "
                  f"{'blocked the stop' if decision.block else 'the agent may stop'}"
                  + (f"; receipts in {directory}" if saved else ""))
@@ -135,37 +134,15 @@ def _not_a_stop_to_check(agent, hook):
     return None
 
 
-def _holds_no_command(log, text, fmt):
-    """Whether the session file holds the agent's messages but no tool call at all: the
-    readers find no turn (they refuse such a file), and the walk of the session file finds
-    a message of the agent and no call. A file that is no session of the agent is not one."""
-    if log is not None:
-        return not log.turns
-    return (text is not None and hook_session.final_message(text, fmt)[0] is not None
-            and hook_session.tool_calls(text, fmt) == 0)
-
-
-def _session_turns(path, fmt, problem, notes):
-    """(the session file read once as a LogRead, or None and why not)."""
-    if problem:
-        return None, f"the session file cannot be read: {stop_hook.cut(path)}: {problem}"
-    warnings = []
-    try:
-        log = read_log(path, fmt, warnings)
-    except InputError as exc:
-        return None, f"the session file cannot be read: {stop_hook.cut(str(exc), 1000)}"
-    notes += warnings
-    return log, None
-
-
-def _claims(args, agent, hook, text, notes):
-    """(claims, how they were found): given, or split from the last message."""
+def _claims(args, hook, log, notes):
+    """(claims, how they were found): given, or split from the last message (the hook's
+    input's, else the session file's)."""
     if args.claims_from:
         data = read_bytes(args.claims_from)
         return given_claims(decode(data, display_name(args.claims_from))), "given"
     final = hook.last_assistant_message
-    if final is None and text is not None:
-        final = hook_session.final_message(text, agent.session_format)[0]
+    if final is None and log is not None:
+        final = log.session.final_message
     if not final:
         return [], "rules"
     if args.split == "model":
@@ -203,13 +180,13 @@ def _check_all(args, claims, turns, started):
             else stop_hook.Outcome(claim, error=one.error) for claim, one in zip(claims, checked)]
 
 
-def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log, notes):
+def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, waited, notes):
     """Save one record per claim checked (at most MAX_CLAIMS) and feed the ledger. The
     decision's count is already kept, so a record or a ledger that cannot be written
     changes nothing but is said, to the person too. Returns whether all were saved."""
     run = records.new_run_id()
     log_name = display_name(path)
-    log_sha = log.sha256 if log is not None else _file_sha256(path)
+    log, log_sha = waited[0], waited.sha256
     ledger = args.ledger
     failures = []
     for index, outcome in enumerate(outcomes, 1):
@@ -239,11 +216,3 @@ def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log
         notes.append(said)
         decision.tell(f"receipt-pair: {said}")
     return not failures
-
-
-def _file_sha256(path):
-    """The sha256 of the session file for a note, or None when it cannot be read."""
-    try:
-        return sha256_bytes(read_bytes(path))
-    except (ReceiptPairError, OSError, ValueError):
-        return None

@@ -6,7 +6,8 @@ which key carries what for each. This module reads it (refusing values no agent 
 paths that name no file, fields of any length) and turns the answers to the final
 message's claims into a `StopDecision`: block (with the text the agent reads) or let the
 agent stop (with, maybe, a notice for the person). The session file itself (its final
-message, the wait for it) is session.py. Nothing here prints; cli/hook.py does.
+message, read once by logs/transcripts/, and the wait for it) is session.py. Nothing here
+prints; cli/hook.py does.
 
 The policy, in one place (`decide`):
 - a claim the log contradicts blocks the stop, listing the claim and the deciding quotes;

@@ -15,6 +15,8 @@ import json
 import os
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
+
 from . import transcripts
 from ..errors import InputError
 from ..store.files import decode, display_name, json_lines, loads_strict, read_bytes, sha256_bytes
@@ -34,11 +36,14 @@ FORMATS = TURN_FORMATS + transcripts.FORMATS
 
 class LogRead(tuple):
     """(turns, sha256 of the file's bytes), with `redactions`: how many secrets were replaced
-    in the turns (redact.py)."""
+    in the turns (redact.py). Read by `read_session` from an agent's session file, it also
+    has `session`, what else that one read found (a transcripts.Session: the agent's final
+    message, whether anything came after it, its tool calls; its turns are these)."""
 
-    def __new__(cls, turns, sha256, redactions=0):
+    def __new__(cls, turns, sha256, redactions=0, session=None):
         read = super().__new__(cls, (turns, sha256))
         read.redactions = redactions
+        read.session = session
         return read
 
     @property
@@ -48,6 +53,7 @@ class LogRead(tuple):
     @property
     def sha256(self):
         return self[1]
+
 
 
 def read_log(path, fmt=None, warnings=None, redact=True):
@@ -70,6 +76,22 @@ def read_log(path, fmt=None, warnings=None, redact=True):
     if redact:
         turns, count = redact_turns(turns)
     return LogRead(turns, sha256, count)
+
+
+def read_session(data, name, fmt, redact=True):
+    """An agent's session file (its bytes) in format `fmt` (one of transcripts'
+    SESSION_FORMATS), read once: a LogRead of its turns whose `session` says what else the
+    read found. Its turns may be none: the agent made no tool call at all
+    (`session.holds_no_command`), or `session.problem` says why. Anything malformed is an
+    InputError."""
+    if fmt not in FORMATS:
+        raise InputError(f"unknown log format {fmt!r}; known: {', '.join(FORMATS)}")
+    text = decode(data, name)
+    if not text.strip():
+        raise InputError(f"{name}: the log is empty")
+    session = transcripts.read_session(text, name, fmt)
+    turns, count = redact_turns(session.turns) if redact else (session.turns, 0)
+    return LogRead(turns, sha256_bytes(data), count, replace(session, turns=turns))
 
 
 def detect_format(text):

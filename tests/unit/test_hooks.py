@@ -779,6 +779,23 @@ class Shapes(HookTest):
                                      "--model-a", "A", "--model-b", "B")
         self.assertEqual((status, out), (0, ""))
 
+    def test_the_session_file_is_read_once(self):
+        # Its turns, the final message, the count of tool calls and the sha256 all come
+        # from one read (a file that has caught up is not read again).
+        hook_input = self.session("codex", GREEN)
+        path = read_json(hook_input)["transcript_path"]
+        real_open, opened = open, []
+
+        def counting_open(file, *args, **kwargs):
+            if file == path:
+                opened.append(args)
+            return real_open(file, *args, **kwargs)
+
+        with mock.patch("builtins.open", counting_open):
+            status, out, err = self.hook("codex", hook_input, models=judge(GREEN_RULES))
+        self.assertEqual((status, out), (0, None), err)
+        self.assertEqual(opened, [("rb",)])
+
     def test_subagent_stop_reads_the_subagents_own_session(self):
         green = self.path("agent.jsonl")
         shutil.copy(GREEN["claude-code"][0], green)
