@@ -15,7 +15,7 @@ __version__ = "0.2.0"
 _PUBLIC = {
     # one claim, one log
     "check_claim": "pair.claim", "ClaimResult": "pair.claim", "Settings": "pair.settings",
-    "read_log": "logs", "Turn": "turn",
+    "read_log": "logs", "Turn": "turn", "Keeper": "pair.receipts",
     # many claims: items, answers, scores
     "read_items": "logs.items", "run_batch": "pair.batch", "read_answers": "store.records",
     "score": "audit.score", "ARMS": "audit.score", "MEASURES": "audit.score",

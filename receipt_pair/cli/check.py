@@ -8,8 +8,8 @@ from ..pair import gate as gating
 from .options import (add_concurrent_option, add_format_option, add_model_options,
                           add_reading_options, count_int, positive_int, read_log_args,
                           message, print_flush, print_json, print_lines, read_json_file,
-                          report_differences, run_check, keep_receipt,
-                          add_ledger_option)
+                          report_differences, run_check, keep_receipt, keeper_from,
+                          add_ledger_option, settings_from)
 from ..errors import ReceiptPairError, UsageError
 from ..audit.expiry import INVALID, VALID, judge_receipt
 from ..store.files import display_name, read_bytes
@@ -17,7 +17,7 @@ from ..logs import LogRead
 from ..logs.redact import redact_turns
 from ..pair.pins import Pin, read_pin
 from ..check.testcounts import describe
-from ..readers import get_reader, unpack_replies
+from ..readers import unpack_replies
 from ..store.records import reply_text
 from ..audit.replay import replay_receipt
 from .report import render_check, render_verify
@@ -47,7 +47,7 @@ def add_check(commands):
 def _cmd_check(args):
     log = read_log_args(args)
     result = run_check(args, args.claim, log.turns)
-    keep_receipt(args, result, display_name(args.log), log)
+    keep_receipt(keeper_from(args), result, log)
     if args.json:
         print_json(result.to_dict())
     else:
@@ -87,11 +87,13 @@ def _cmd_verify(args):
         raise UsageError("verify needs --log FILE and --reply FILE (or --receipt FILE)")
     turns, _ = read_log_args(args)
     reply = reply_text(read_bytes(args.reply), display_name(args.reply))
-    reader = get_reader(args.reader, replay=True)  # a saved reply: nothing new is asked
+    # A saved reply: nothing new is asked, so a retired reader may judge it.
+    settings = settings_from(args).replace(allow_retired=True).checked()
+    reader = settings.reader
     if reader.menu and not args.claim.strip():
         raise UsageError(f"reader {reader.version} picks the log's lines by the claim: give "
                          "--claim")
-    shown = reader.render(turns, args.max_turns, args.claim)
+    shown = reader.render(turns, settings.max_turns, args.claim)
     checked = reader.judge(unpack_replies(reader, reply), shown)
     if args.json:
         print_json({"answer": checked.answer, "code": checked.code, "verdict": checked.verdict,
@@ -230,7 +232,7 @@ def _cmd_gate(args):
             witness = record_turn(args.log, test, echo=sys.stderr, note=_note, pin=pin)
             turns, count = redact_turns([witness.turn]) if not args.no_redact \
                 else ([witness.turn], 0)
-            log = LogRead(turns, witness.record_sha256, count)
+            log = LogRead(turns, witness.record_sha256, count, display_name(args.log))
             if pin is not None:
                 _note(_pin_line(witness))
         else:
@@ -248,8 +250,8 @@ def _cmd_gate(args):
                              dry_run=args.dry_run,
                              witness_problem=witness.problem if witness else None)
     # Kept before the action runs: a receipt that cannot be kept stops the action.
-    keep_receipt(args, result, display_name(args.log), log,
-                 witness.receipt_note(not args.no_redact) if witness else None, made_by="gate",
+    keep_receipt(keeper_from(args), result, log, "gate",
+                 witness=witness.receipt_note(not args.no_redact) if witness else None,
                  gate={"program": action[0], "runs": decision.runs,
                        "status": decision.status, "dry_run": args.dry_run})
     if result.failed:  # one model failed: whatever the rule, nothing runs

@@ -87,7 +87,8 @@ def wait_for_session(path, fmt, expected, wait, clock=time.monotonic, sleep=time
             (found is not None and read.session.final_is_last)
         settled = data is not None and expected is not None and clock() - since >= SETTLE
         if caught_up or settled or clock() >= deadline:
-            return Waited(read, caught_up, problem, sha256_bytes(data) if data is not None else None)
+            sha256 = sha256_bytes(data) if data is not None else None
+            return Waited(read, caught_up, problem, sha256)
         sleep(min(POLL, max(0.0, deadline - clock())))
 
 

@@ -35,15 +35,15 @@ FORMATS = TURN_FORMATS + transcripts.FORMATS
 
 
 class LogRead(tuple):
-    """(turns, sha256 of the file's bytes), with `redactions`: how many secrets were replaced
-    in the turns (redact.py). Read by `read_session` from an agent's session file, it also
-    has `session`, what else that one read found (a transcripts.Session: the agent's final
-    message, whether anything came after it, its tool calls; its turns are these)."""
+    """(turns, sha256 of the file's bytes), with `redactions`, how many secrets were replaced
+    in the turns (redact.py), and `name`, the file's as a receipt names it. Read by
+    `read_session` from an agent's session file, it also has `session`, what else that one
+    read found (a transcripts.Session: the agent's final message, whether anything came
+    after it, its tool calls; its turns are these)."""
 
-    def __new__(cls, turns, sha256, redactions=0, session=None):
+    def __new__(cls, turns, sha256, redactions=0, name=None, session=None):
         read = super().__new__(cls, (turns, sha256))
-        read.redactions = redactions
-        read.session = session
+        read.redactions, read.name, read.session = redactions, name, session
         return read
 
     @property
@@ -75,7 +75,7 @@ def read_log(path, fmt=None, warnings=None, redact=True):
     count = 0
     if redact:
         turns, count = redact_turns(turns)
-    return LogRead(turns, sha256, count)
+    return LogRead(turns, sha256, count, display_name(path))
 
 
 def read_session(data, name, fmt, redact=True):
@@ -91,7 +91,7 @@ def read_session(data, name, fmt, redact=True):
         raise InputError(f"{name}: the log is empty")
     session = transcripts.read_session(text, name, fmt)
     turns, count = redact_turns(session.turns) if redact else (session.turns, 0)
-    return LogRead(turns, sha256_bytes(data), count, replace(session, turns=turns))
+    return LogRead(turns, sha256_bytes(data), count, name, replace(session, turns=turns))
 
 
 def detect_format(text):
