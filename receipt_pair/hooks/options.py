@@ -58,11 +58,12 @@ class HookOptions:
 # (a server or a reader set by environment variable here may not be set where the agent
 # runs): each one that is set and differs from its default.
 _CARRIED = (("--base-url", "base_url"), ("--model-a", "model_a"), ("--model-b", "model_b"),
-            ("--rule", "rule"), ("--reader", "reader"), ("--timeout", "timeout"),
-            ("--not-shown", "not_shown"), ("--max-blocks", "max_blocks"),
-            ("--block-with", "block_with"), ("--receipts", "receipts"), ("--wait", "wait"),
+            ("--rule", "rule"), ("--reader", "reader"), ("--max-turns", "max_turns"),
+            ("--timeout", "timeout"), ("--not-shown", "not_shown"),
+            ("--max-blocks", "max_blocks"), ("--block-with", "block_with"),
+            ("--receipts", "receipts"), ("--ledger", "ledger"), ("--wait", "wait"),
             ("--budget", "budget"), ("--split", "split"), ("--split-model", "split_model"))
-_PATHS = ("receipts",)  # where the agent's shell may stand elsewhere
+_PATHS = ("receipts", "ledger")  # where the agent's shell may stand elsewhere
 _DEFAULTS = {**vars(Settings()), **{f.name: f.default for f in dataclasses.fields(HookOptions)
                                     if f.default is not dataclasses.MISSING}}
 
