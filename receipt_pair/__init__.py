@@ -16,6 +16,8 @@ _PUBLIC = {
     # one claim, one log
     "check_claim": "pair.claim", "ClaimResult": "pair.claim", "Settings": "pair.settings",
     "read_log": "logs", "Turn": "turn", "Keeper": "pair.receipts",
+    # a claim in front of an action
+    "gate": "pair.gate", "GateOptions": "pair.gate",
     # many claims: items, answers, scores
     "read_items": "logs.items", "run_batch": "pair.batch", "read_answers": "store.records",
     "score": "audit.score", "ARMS": "audit.score", "MEASURES": "audit.score",

@@ -9,9 +9,9 @@ import sys
 from .. import errors
 from ..check.render import DEFAULT_MAX_TURNS
 from ..check.rules import DEFAULT_RULE, RULES
-from ..errors import InputError, ServerError
-from ..logs import FORMATS as LOG_FORMATS, read_log
-from ..pair.claim import check_claim
+from ..errors import InputError
+from ..logs import FORMATS as LOG_FORMATS, log_notes, read_log
+from ..pair.claim import check_claim, none_answered
 from ..pair.receipts import Keeper
 from ..pair.settings import Settings
 from ..readers import DEFAULT_READER, ENV_READER, READERS, usable_readers
@@ -83,12 +83,14 @@ def read_log_args(args, path=None, redact=None):
     if redact is None:
         redact = not getattr(args, "no_redact", False)
     read = read_log(path or args.log, getattr(args, "format", None), warnings, redact)
-    for warning in warnings:
-        print(f"note: {visible(warning)}", file=sys.stderr, flush=True)
-    if read.redactions:
-        print(f"note: {read.redactions} credential(s) in the log replaced by [REDACTED] "
-              "before the models saw it", file=sys.stderr, flush=True)
+    for line in log_notes(read, warnings):
+        note(line)
     return read
+
+
+def note(line):
+    """A line for the person, on standard error."""
+    print_flush(f"note: {visible(line)}", sys.stderr)
 
 
 # The model and reading options default to None, "not given": what is not given is read,
@@ -161,9 +163,9 @@ def settings_from(args):
 def run_check(args, claim, turns):
     """Ask the pair about `claim`; a server that failed for both models is an error."""
     result = check_claim(claim, turns, settings_from(args), keep_failed=True)
-    if len(result.failed) == 2:
-        raise ServerError(result.models[0].error if result.models[0].error == result.models[1].error
-                          else f"{result.models[0].error}; {result.models[1].error}")
+    failure = none_answered(result)
+    if failure:
+        raise failure
     return result
 
 
@@ -185,8 +187,7 @@ def add_ledger_option(parser):
 def keeper_from(args):
     """Where the receipts of a command go: --save and --ledger (or $RECEIPT_PAIR_LEDGER);
     a line the ledger mends is said on standard error."""
-    return Keeper(getattr(args, "save", None), ledger_from(args),
-                  note=lambda line: print_flush(f"note: {visible(line)}", sys.stderr))
+    return Keeper(getattr(args, "save", None), ledger_from(args), note=note)
 
 
 def keep_receipt(keeper, result, log, made_by="check", **blocks):

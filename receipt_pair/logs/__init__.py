@@ -78,6 +78,16 @@ def read_log(path, fmt=None, warnings=None, redact=True):
     return LogRead(turns, sha256, count, display_name(path))
 
 
+def log_notes(read, warnings=()):
+    """The lines a person is told of a log read (a LogRead): anything skipped (`warnings`,
+    as read_log gave them) and how many credentials were replaced."""
+    lines = list(warnings)
+    if read.redactions:
+        lines.append(f"{read.redactions} credential(s) in the log replaced by [REDACTED] "
+                     "before the models saw it")
+    return lines
+
+
 def read_session(data, name, fmt, redact=True):
     """An agent's session file (its bytes) in format `fmt` (one of transcripts'
     SESSION_FORMATS), read once: a LogRead of its turns whose `session` says what else the

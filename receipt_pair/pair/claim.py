@@ -103,6 +103,15 @@ def check_claim(claim, turns, settings=None, *, client=None, keep_failed=False, 
     return result
 
 
+def none_answered(result):
+    """The ServerError of a result whose two models both failed, or None: with no model
+    answering, the server is at fault, not one model, and there is no answer to show."""
+    if len(result.failed) < 2:
+        return None
+    a, b = (m.error for m in result.models)
+    return ServerError(a if a == b else f"{a}; {b}")
+
+
 def ask_pair(claim, turns, settings, client):
     """The pair's ClaimResult for checked `settings` and `turns`."""
     shown = settings.reader.render(turns, settings.max_turns, claim)
