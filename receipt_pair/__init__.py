@@ -24,7 +24,8 @@ _PUBLIC = {
     # offline: replay, receipts, the ledger, expiry
     "replay_answers": "audit.replay", "replay_receipt": "audit.replay",
     "append_receipt": "store.ledger", "read_ledger": "store.ledger",
-    "verify_ledger": "audit.ledger", "judge_receipt": "audit.expiry",
+    "verify_ledger": "audit.ledger", "check_ledger": "audit.ledger",
+    "judge_receipt": "audit.expiry",
     # readers, claims, the self-test
     "get_reader": "readers", "READERS": "readers", "unpack_replies": "readers",
     "split_claims": "hooks.claims",
