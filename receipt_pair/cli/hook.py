@@ -16,11 +16,10 @@ import sys
 
 from ..errors import ReceiptPairError, UsageError
 from ..hooks import stop as stop_hook
-from ..hooks.agents import AGENTS, SNIPPET_SECONDS, get_agent
+from ..hooks.agents import AGENTS, SNIPPET_SECONDS
 from ..hooks.claims import split_claims
-from ..hooks.options import (BLOCK_WITH, DEFAULT_BUDGET, SPLITS, HookOptions, hook_command,
-                             install_snippet)
-from ..hooks.run import run_hook
+from ..hooks.options import BLOCK_WITH, DEFAULT_BUDGET, SPLITS, HookOptions, setup
+from ..hooks.run import answer, let_stop, run_hook
 from ..hooks.session import DEFAULT_WAIT
 from ..store.files import decode, display_name, read_bytes
 from .ledger import one_line
@@ -100,32 +99,20 @@ def _cmd_claims(args):
 
 def _cmd_hook(args):
     options = hook_options(args)
-    agent = get_agent(options.agent)
     if args.install_snippet:
-        print_json(install_snippet(options.agent, hook_command(options), options.max_blocks))
-        print(f"receipt-pair: {agent.where}", file=sys.stderr)
-        if not agent.reads_session:
-            print(f"receipt-pair: receipt-pair cannot read {agent.label}'s session file yet, "
-                  "so this hook lets the agent stop with a notice and checks nothing",
-                  file=sys.stderr)
-        return 0
+        return tell(setup(options))
     if args.claims_from == "-" and args.input == "-":
         raise UsageError("--claims-from - reads standard input, which carries the hook's "
                          "JSON: give the hook's JSON with --input FILE")
     try:
-        decision, notes = run_hook(args.input, options)
+        output = answer(options, *run_hook(args.input, options))
     except ReceiptPairError as exc:  # the input or the session: never a reason to trap
-        decision, notes = _let_stop(message(exc)), []
+        output = let_stop(options, message(exc))
     except (OSError, ValueError, RecursionError) as exc:
         # Whatever else the agent's input or this machine does, the hook lets the agent
         # stop and says why: a hook that fails must never trap it.
-        decision, notes = _let_stop(stop_hook.cut(f"{type(exc).__name__}: {exc}", 1000)), []
-    return answer(options, agent, decision, notes)
-
-
-def _let_stop(why):
-    return stop_hook.StopDecision(False, notice="receipt-pair could not check the agent's "
-                                                f"claims: {why}")
+        output = let_stop(options, stop_hook.cut(f"{type(exc).__name__}: {exc}", 1000))
+    return tell(output)
 
 
 def hook_options(args):
@@ -137,21 +124,18 @@ def hook_options(args):
                        split_model=args.split_model, block_with=args.block_with)
 
 
-def answer(options, agent, decision, notes):
-    """Tell the agent (and the person) what was decided, in the agent's protocol. Lines
-    for the person are made safe for a terminal and bounded."""
-    if decision.block and options.block_with == "exit2":
+def tell(output):
+    """Print a HookOutput: what the agent reads, and the person's lines made safe for a
+    terminal and bounded."""
+    if output.reason:
         # Everything on standard error is the reason the agent reads: nothing else goes there.
-        print(decision.reason, file=sys.stderr, flush=True)
-        return 2
-    decision.notice = stop_hook.bounded(decision.notice)
-    for note in notes[:MAX_NOTES]:
+        print(output.reason, file=sys.stderr, flush=True)
+    for note in output.notes[:MAX_NOTES]:
         print(one_line(f"receipt-pair: {note}", stop_hook.MAX_NOTICE_CHARS), file=sys.stderr,
               flush=True)
-    if decision.notice:
-        print("\n".join(one_line(line) for line in decision.notice.split("\n")),
+    if output.notice:
+        print("\n".join(one_line(line) for line in output.notice.split("\n")),
               file=sys.stderr, flush=True)
-    reply = agent.reply(decision)
-    if reply is not None:
-        print(json_text(reply), flush=True)
-    return 0
+    if output.reply is not None:
+        print(json_text(output.reply, indent=output.indent), flush=True)
+    return output.status

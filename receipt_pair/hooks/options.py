@@ -17,6 +17,7 @@ from ..errors import UsageError
 from ..pair.settings import Settings
 from . import session as hook_session, stop as stop_hook
 from .agents import get_agent
+from .run import HookOutput
 
 DEFAULT_BUDGET = 540.0
 SPLITS = ("rules", "model")
@@ -93,6 +94,19 @@ def hook_command(options):
 def install_snippet(agent, command, max_blocks=stop_hook.DEFAULT_MAX_BLOCKS):
     """The settings that run `command` where `agent` (its command-line name) stops."""
     return get_agent(agent).snippet(command, max_blocks)
+
+
+def setup(options):
+    """What `hook --install-snippet` prints (a HookOutput): the settings snippet that
+    runs the hook with `options` where the agent stops, and the lines that tell the person
+    where it goes and what it cannot do yet."""
+    agent = get_agent(options.agent)
+    lines = [agent.where]
+    if not agent.reads_session:
+        lines.append(f"receipt-pair cannot read {agent.label}'s session file yet, so this "
+                     "hook lets the agent stop with a notice and checks nothing")
+    snippet = install_snippet(options.agent, hook_command(options), options.max_blocks)
+    return HookOutput(0, snippet, notes=lines, indent=2)
 
 
 def _program():

@@ -5,6 +5,8 @@ options into a HookOptions (options.py) and prints the decision.
 """
 
 import time
+from dataclasses import dataclass, field
+from typing import Optional
 
 from ..answers import CONTRADICTED, NOT_SHOWN
 from ..errors import ReceiptPairError, ServerError
@@ -29,17 +31,53 @@ def error_line(exc):
     return f"{exc} ({hint})" if hint else str(exc)
 
 
+@dataclass
+class HookOutput:
+    """What `hook` prints and exits with: its exit status (2 only for a block by exit
+    status), the JSON for standard output (None: print nothing; indented by `indent` for a
+    person to read), and for standard error either the block's `reason` (with exit status
+    2, the only thing there: the agent reads it) or the `notes` and the `notice` for the
+    person."""
+
+    status: int
+    reply: Optional[dict] = None
+    reason: str = ""
+    notes: list = field(default_factory=list)
+    notice: str = ""
+    indent: Optional[int] = None
+
+
+def answer(options, decision, notes=()):
+    """The HookOutput of a StopDecision (and the notes of its stop) for the agent of
+    `options`, in its protocol: a block by its JSON, or by exit status 2 where `block_with`
+    says so."""
+    if decision.block and options.block_with == "exit2":
+        return HookOutput(2, reason=decision.reason)
+    decision.notice = stop_hook.bounded(decision.notice)
+    return HookOutput(0, get_agent(options.agent).reply(decision), notes=list(notes),
+                      notice=decision.notice)
+
+
+def let_stop(options, why):
+    """The HookOutput that lets the agent stop because its claims could not be checked."""
+    return answer(options, stop_hook.StopDecision(
+        False, notice=f"receipt-pair could not check the agent's claims: {why}"))
+
+
 def run_hook(input_path, options):
     """(StopDecision, notes for standard error) for the hook input at `input_path` ("-":
     standard input), checked as `options` (a HookOptions) say."""
     agent = get_agent(options.agent)
-    hook = stop_hook.parse_hook_input(read_bytes(input_path), display_name(input_path), agent)
+    hook = stop_hook.read_hook_input(input_path, agent)
+    given = None
+    if options.claims_from:  # read with the input, before any wait for the session
+        given = decode(read_bytes(options.claims_from), display_name(options.claims_from))
     unchecked = _not_a_stop_to_check(agent, hook)
     if unchecked:
         return stop_hook.StopDecision(False, notice=f"receipt-pair: {unchecked}"), []
     notes, started = [], time.monotonic()
     waited, directory = _session(options, agent, hook, notes)
-    claims, split = _claims(options, hook, waited[0], notes)
+    claims, split = _claims(options, given, hook, waited[0], notes)
     if not claims:
         notes.append("no claims of finished work in the last message; nothing to check")
         return stop_hook.StopDecision(False), notes
@@ -90,12 +128,11 @@ def _session(options, agent, hook, notes):
     return waited, options.receipts or records.default_directory(path)
 
 
-def _claims(options, hook, log, notes):
-    """(claims, how they were found): given, or split from the last message (the hook's
-    input's, else the session file's)."""
-    if options.claims_from:
-        data = read_bytes(options.claims_from)
-        return given_claims(decode(data, display_name(options.claims_from))), "given"
+def _claims(options, given, hook, log, notes):
+    """(claims, how they were found): `given` (the text of a file of claims), or split from
+    the last message (the hook's input's, else the session file's)."""
+    if given is not None:
+        return given_claims(given), "given"
     final = hook.last_assistant_message
     if final is None and log is not None:
         final = log.session.final_message
