@@ -11,7 +11,7 @@ from ..check.render import DEFAULT_MAX_TURNS
 from ..check.rules import DEFAULT_RULE, RULES
 from ..errors import InputError
 from ..logs import FORMATS as LOG_FORMATS, log_notes, read_log
-from ..pair.claim import check_claim, none_answered
+from ..pair.claim import check_claim
 from ..pair.receipts import Keeper
 from ..pair.settings import Settings
 from ..readers import DEFAULT_READER, ENV_READER, READERS, usable_readers
@@ -162,11 +162,8 @@ def settings_from(args):
 
 def run_check(args, claim, turns):
     """Ask the pair about `claim`; a server that failed for both models is an error."""
-    result = check_claim(claim, turns, settings_from(args), keep_failed=True)
-    failure = none_answered(result)
-    if failure:
-        raise failure
-    return result
+    settings = settings_from(args)
+    return check_claim(claim, turns, settings, keep_failed=True)
 
 
 def concurrency(args):

@@ -15,7 +15,6 @@ from typing import List
 from .ask import ModelAnswer, ask
 from ..check.rules import combine
 from ..errors import InputError, ModelCallFailed, ServerError, UsageError
-from ..server.client import ServerUnreachable
 from ..turn import Turn, turn_from_json
 from .settings import Settings
 
@@ -86,7 +85,8 @@ def check_claim(claim, turns, settings=None, *, client=None, keep_failed=False, 
     A model whose call fails cannot vouch for anything, so no answer is given: this raises
     ModelCallFailed (a ServerError) carrying the result with that model's error in its
     row, unless `keep_failed` is true, when the result is returned as it is and its
-    `failed` list names the model.
+    `failed` list names the model. When neither model answered there is no result to
+    keep: the server is at fault, and a ServerError says why, whatever `keep_failed` says.
     """
     if not isinstance(claim, str) or not claim.strip():
         raise UsageError("the claim must be a non-empty string")
@@ -96,28 +96,24 @@ def check_claim(claim, turns, settings=None, *, client=None, keep_failed=False, 
     given = {k: v for k, v in changes.items() if v is not None or k == "concurrent"}
     settings = (settings or Settings()).replace(**given).checked()
     turns = as_turns(turns)
-    result = ask_pair(claim, turns, settings, client or settings.client())
+    client = client or settings.client()
+    concurrent = settings.concurrent
+    if concurrent is None:  # at once, when the server says it holds both
+        concurrent = client.holds_both()
+    result = ask_pair(claim, turns, settings, client, concurrent)
+    if keep_failed and len(result.failed) == 2:
+        errors = [m.error for m in result.models]
+        raise ServerError(errors[0] if errors[0] == errors[1] else "; ".join(errors))
     if result.failed and not keep_failed:
         raise ModelCallFailed("; ".join(f"model {m.arm} ({m.model}) could not be asked: "
                                         f"{m.error}" for m in result.failed), result)
     return result
 
 
-def none_answered(result):
-    """The ServerError of a result whose two models both failed, or None: with no model
-    answering, the server is at fault, not one model, and there is no answer to show."""
-    if len(result.failed) < 2:
-        return None
-    a, b = (m.error for m in result.models)
-    return ServerError(a if a == b else f"{a}; {b}")
-
-
-def ask_pair(claim, turns, settings, client):
-    """The pair's ClaimResult for checked `settings` and `turns`."""
+def ask_pair(claim, turns, settings, client, concurrent=False):
+    """The pair's ClaimResult for checked `settings` and `turns`, A and B asked at once
+    when `concurrent` (never for a reader with roles)."""
     shown = settings.reader.render(turns, settings.max_turns, claim)
-    concurrent = settings.concurrent
-    if concurrent is None:
-        concurrent = _holds_both(client)
     if settings.reader.partner:  # roles: B is asked about A's answer, so after it
         concurrent = False
         first = ask(client, settings, "A", claim, shown)
@@ -230,12 +226,3 @@ def _ask_at_once(client, settings, claim, shown):
         if error is not None:
             raise error
     return answers
-
-
-def _holds_both(client):
-    try:
-        return client.capacity() >= 2
-    except ServerUnreachable:
-        raise
-    except (ServerError, AttributeError):
-        return False

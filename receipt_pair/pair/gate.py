@@ -27,7 +27,7 @@ from ..errors import ReceiptPairError, UsageError
 from ..logs import LogRead, log_notes, read_log
 from ..logs.redact import redact_turns
 from ..store.files import display_name
-from .claim import check_claim, none_answered
+from .claim import check_claim
 from .pins import Pin
 from .receipts import Keeper
 from .settings import Settings
@@ -161,9 +161,6 @@ def gate(claim, log, action, options=None, show=None):
         else:
             evidence = _read(log, options)
         result = check_claim(claim, evidence.turns, options.settings, keep_failed=True)
-        failure = none_answered(result)
-        if failure:
-            raise failure
     except UsageError:
         raise
     except ReceiptPairError as exc:

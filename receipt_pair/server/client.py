@@ -285,6 +285,16 @@ class Client(Transport):
         return limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 \
             else 1
 
+    def holds_both(self):
+        """Whether the server says it holds two models at once (False when it cannot say);
+        an unreachable server is a ServerUnreachable."""
+        try:
+            return self.capacity() >= 2
+        except ServerUnreachable:
+            raise
+        except ServerError:
+            return False
+
     def slots(self):
         """How many requests one llama-server model serves at once (its /props total_slots).
 
