@@ -11,6 +11,8 @@ from tests.helpers import ROOT
 
 PACKAGE = os.path.join(ROOT, "receipt_pair")
 MAX_LINES = 420  # "about 400": a module longer than this holds more than one thing
+MAX_OVER_SIX = 5  # functions of more than 6 parameters (none may have more than 8)
+MAX_HANDLER_LINES = 30  # a command's _cmd_x: parse, call the library, print
 
 
 def package_modules():
@@ -110,6 +112,38 @@ class Layout(unittest.TestCase):
                 lines = len(handle.read().splitlines())
             with self.subTest(module=name):
                 self.assertLessEqual(lines, MAX_LINES)
+
+    def test_no_function_takes_too_many_parameters(self):
+        # One settings object travels instead of ten keyword arguments: no function takes
+        # more than 8 parameters (self and cls not counted), and only a few more than 6.
+        counts = {}
+        for name, path in package_modules():
+            with open(path, encoding="utf-8") as handle:
+                tree = ast.parse(handle.read())
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    args = node.args
+                    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+                    names = names[1:] if names[:1] in (["self"], ["cls"]) else names
+                    counts[f"{name}.{node.name}"] = (len(names) + bool(args.vararg)
+                                                     + bool(args.kwarg))
+        self.assertEqual({f: n for f, n in counts.items() if n > 8}, {})
+        self.assertLessEqual(len([f for f, n in counts.items() if n > 6]), MAX_OVER_SIX,
+                             sorted(f for f, n in counts.items() if n > 6))
+
+    def test_command_handlers_only_parse_call_and_print(self):
+        # What a command does is in the library, reachable from Python; its handler in
+        # cli/ parses, calls and prints, in a few lines.
+        for name, path in package_modules():
+            if not name.startswith("receipt_pair.cli"):
+                continue
+            with open(path, encoding="utf-8") as handle:
+                tree = ast.parse(handle.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.FunctionDef) and node.name.startswith("_cmd_"):
+                    with self.subTest(handler=f"{name}.{node.name}"):
+                        self.assertLessEqual(node.end_lineno - node.lineno + 1,
+                                             MAX_HANDLER_LINES)
 
     def test_pair_rules_load_no_reader_or_terminal_code(self):
         code = ("import sys, receipt_pair.check.rules; "
