@@ -1,7 +1,8 @@
 """One stop of an agent, checked: read the hook's input, find the claims of its final
 message, check each against the session file (read once), decide in the agent's protocol
-whether to send it back, and keep the receipts. The command line (cli/hook.py) only parses
-options into a HookOptions (options.py) and prints the decision.
+whether to send it back, and keep the receipts; then what `hook` prints of that decision
+(`answer`, a HookOutput). The command line (cli/hook.py) only parses options into a
+HookOptions (options.py) and prints the HookOutput.
 """
 
 import time
