@@ -15,14 +15,17 @@ __version__ = "0.2.0"
 _PUBLIC = {
     # one claim, one log
     "check_claim": "pair.claim", "ClaimResult": "pair.claim", "Settings": "pair.settings",
-    "read_log": "logs", "Turn": "turn",
+    "read_log": "logs", "Turn": "turn", "Keeper": "pair.receipts",
+    # a claim in front of an action
+    "gate": "pair.gate", "GateOptions": "pair.gate",
     # many claims: items, answers, scores
     "read_items": "logs.items", "run_batch": "pair.batch", "read_answers": "store.records",
     "score": "audit.score", "ARMS": "audit.score", "MEASURES": "audit.score",
     # offline: replay, receipts, the ledger, expiry
     "replay_answers": "audit.replay", "replay_receipt": "audit.replay",
     "append_receipt": "store.ledger", "read_ledger": "store.ledger",
-    "verify_ledger": "audit.ledger", "judge_receipt": "audit.expiry",
+    "verify_ledger": "audit.ledger", "check_ledger": "audit.ledger",
+    "judge_receipt": "audit.expiry",
     # readers, claims, the self-test
     "get_reader": "readers", "READERS": "readers", "unpack_replies": "readers",
     "split_claims": "hooks.claims",
@@ -46,12 +49,3 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(__all__)
-
-
-def _old_names():
-    from .legacy import aliases
-
-    aliases.install()
-
-
-_old_names()

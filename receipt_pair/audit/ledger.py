@@ -1,7 +1,14 @@
 """Verifying a ledger offline: its chain (store/ledger.py reads it) and every receipt in it
-re-derived (replay.py)."""
+re-derived (replay.py); and, as `ledger verify --expiry` does, each receipt judged against
+the log it names as that file is now (expiry.py)."""
 
+from dataclasses import dataclass
+from typing import List, Optional
+
+from ..errors import InputError
+from ..store.files import read_bytes
 from ..store.ledger import read_ledger
+from .expiry import VALID, judge_receipt
 from .replay import replay_receipt
 
 
@@ -23,3 +30,59 @@ def verify_ledger(data, rederive=True, head=None):
         differences.append(f"no entry has the head sha256 {head}: entries were removed from "
                            "the end, or the entry was changed, or this is another ledger")
     return entries, differences
+
+
+@dataclass
+class LedgerCheck:
+    """A ledger verified: its entries, the differences (a line each), its `head` to note
+    (the last whole entry's number and sha256, or None), and with expiry asked for, each
+    receipt's standing against its log ({"entry", **Expiry.to_dict()}; None: not asked)."""
+
+    entries: list
+    differences: List[str]
+    head: Optional[dict] = None
+    expiry: Optional[list] = None
+
+    @property
+    def ok(self):
+        return not self.differences and all(e["status"] == VALID for e in self.expiry or ())
+
+    def to_dict(self):
+        return {"entries": len(self.entries), "differences": self.differences,
+                "head": self.head, "expiry": self.expiry, "ok": self.ok}
+
+
+def check_ledger(data, head=None, expiry=False):
+    """The LedgerCheck of a ledger's bytes: `verify_ledger` (the chain, every receipt
+    re-derived, `head` still an entry), and with `expiry` each receipt judged VALID,
+    EXPIRED or INVALID against the log it names, read as it is now (each file once)."""
+    entries, differences = verify_ledger(data, head=head)
+    whole = [e for e in entries if e.record is not None]
+    check = LedgerCheck(entries, differences,
+                        {"entry": whole[-1].number, "sha256": whole[-1].sha256} if whole
+                        else None)
+    if expiry:
+        read = _log_reader()
+        check.expiry = [{"entry": entry.number,
+                         **judge_receipt(entry.receipt, *read(entry.receipt)).to_dict()}
+                        for entry in whole if entry.receipt is not None]
+    return check
+
+
+def _log_reader():
+    """Read each log a ledger's receipts name once: (bytes or None, problem or None)."""
+    cache = {}
+
+    def read(receipt):
+        log = receipt.get("log") if isinstance(receipt.get("log"), dict) else {}
+        name = log.get("file")
+        if not isinstance(name, str) or not name or name in ("-", "standard input"):
+            return None, "its log was standard input (or is not named): it cannot be read again"
+        if name not in cache:
+            try:
+                cache[name] = (read_bytes(name), None)
+            except InputError as exc:
+                cache[name] = (None, f"its log cannot be read now: {exc}")
+        return cache[name]
+
+    return read

@@ -9,6 +9,8 @@ deciding quotes and the gate's decision are all derived again. Anything malforme
 difference, never a traceback. Each function returns a list of differences, one line each.
 """
 
+from typing import NamedTuple
+
 from ..answers import CALL_FAILED, NOT_SHOWN, failed_call
 from ..check.quote import parse_reply
 from ..check.rules import RULES, combine
@@ -61,14 +63,25 @@ def _server_for(key, where, differences):
         return False
 
 
-def recheck(reader, shown, claim, model, extra, recorded, where, differences, partner=None,
-            judged=None):
-    """Rebuild one answer's request(s) from the turns as `reader` showed them (`shown`,
-    rendered once per item) and re-check its reply against `recorded` (a flat answer: row
-    or receipt entry); add a line per difference; return the re-derived CheckedAnswer.
+class Asked(NamedTuple):
+    """What one model was asked, as a record pins it: the reader, the turns as it showed
+    them (rendered once per item), the claim, the model and its extra request fields."""
+
+    reader: object
+    shown: list
+    claim: str
+    model: str
+    extra: dict
+
+
+def recheck(asked, recorded, where, differences, partner=None, judged=None):
+    """Rebuild one answer's request(s) from what was `asked` (an Asked) and re-check its
+    reply against `recorded` (a flat answer: row or receipt entry); add a line per
+    difference, each starting with `where`; return the re-derived CheckedAnswer.
     `partner`: model A's re-derived answer, for a reader with roles. `judged`: a dict that
     keeps each check's result for the same shown turns, replies and confidence (the check
     is a pure function of them), so a reply saved many times is judged once."""
+    reader, shown, claim, model, extra = asked
     if not isinstance(extra, dict):
         differences.append(f"{where}: extra must be an object")
         return failed_call()
@@ -199,8 +212,9 @@ def replay_answers(items, items_sha256, header, rows):
         if content not in rendered:
             rendered[content] = run["reader"].render(list(item.turns), run["max_turns"],
                                                      item.claim)
-        checked = recheck(run["reader"], rendered[content], item.claim, run["models"][arm],
-                          run["extra"][arm], row, where, differences,
+        asked = Asked(run["reader"], rendered[content], item.claim, run["models"][arm],
+                      run["extra"][arm])
+        checked = recheck(asked, row, where, differences,
                           partners.get(item.id) if arm == "B" else None, judged)
         if arm == "A" and not row.get("error"):
             partners[item.id] = checked
@@ -328,8 +342,8 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
             differences.append(f"model {arm}: the model must be named")
             checked[arm] = failed_call()
             continue
-        checked[arm] = recheck(reader, shown, receipt["claim"], model,
-                               entry.get("extra") or {}, recorded, f"model {arm}", differences,
+        asked = Asked(reader, shown, receipt["claim"], model, entry.get("extra") or {})
+        checked[arm] = recheck(asked, recorded, f"model {arm}", differences,
                                checked.get("A") if arm == "B" else None)
     pair = combine(checked["A"], checked["B"], receipt["rule"])
     if pair.answer != receipt.get("answer"):

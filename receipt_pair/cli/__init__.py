@@ -10,6 +10,7 @@ last guard: no raw control character but a line break or a tab reaches the termi
 """
 
 import argparse
+import functools
 import io
 import os
 import sys
@@ -48,18 +49,11 @@ def build_parser():
     return parser
 
 
-_PARSERS = {}
-
-
+@functools.lru_cache(maxsize=None)
 def _parser():
-    """The parser, built once for each set of the environment variables its defaults read
-    (a test or a long-lived caller may change them between calls)."""
-    key = tuple(sorted((k, v) for k, v in os.environ.items()
-                       if k.startswith("RECEIPT_PAIR_") or k == "COLUMNS"))
-    if key not in _PARSERS:
-        _PARSERS.clear()
-        _PARSERS[key] = build_parser()
-    return _PARSERS[key]
+    """The parser, built once: nothing in it reads the environment (the settings are read
+    when a command runs, pair.Settings.from_environment)."""
+    return build_parser()
 
 
 def _split_command(argv):

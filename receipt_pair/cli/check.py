@@ -8,16 +8,13 @@ from ..pair import gate as gating
 from .options import (add_concurrent_option, add_format_option, add_model_options,
                           add_reading_options, count_int, positive_int, read_log_args,
                           message, print_flush, print_json, print_lines, read_json_file,
-                          report_differences, run_check, keep_receipt,
-                          add_ledger_option)
-from ..errors import ReceiptPairError, UsageError
+                          report_differences, run_check, keep_receipt, keeper_from,
+                          add_ledger_option, note, settings_from)
+from ..errors import UsageError
 from ..audit.expiry import INVALID, VALID, judge_receipt
 from ..store.files import display_name, read_bytes
-from ..logs import LogRead
-from ..logs.redact import redact_turns
 from ..pair.pins import Pin, read_pin
-from ..check.testcounts import describe
-from ..readers import get_reader, unpack_replies
+from ..readers import unpack_replies
 from ..store.records import reply_text
 from ..audit.replay import replay_receipt
 from .report import render_check, render_verify
@@ -47,7 +44,7 @@ def add_check(commands):
 def _cmd_check(args):
     log = read_log_args(args)
     result = run_check(args, args.claim, log.turns)
-    keep_receipt(args, result, display_name(args.log), log)
+    keep_receipt(keeper_from(args), result, log)
     if args.json:
         print_json(result.to_dict())
     else:
@@ -87,11 +84,13 @@ def _cmd_verify(args):
         raise UsageError("verify needs --log FILE and --reply FILE (or --receipt FILE)")
     turns, _ = read_log_args(args)
     reply = reply_text(read_bytes(args.reply), display_name(args.reply))
-    reader = get_reader(args.reader, replay=True)  # a saved reply: nothing new is asked
+    # A saved reply: nothing new is asked, so a retired reader may judge it.
+    settings = settings_from(args).replace(allow_retired=True).checked()
+    reader = settings.reader
     if reader.menu and not args.claim.strip():
         raise UsageError(f"reader {reader.version} picks the log's lines by the claim: give "
                          "--claim")
-    shown = reader.render(turns, args.max_turns, args.claim)
+    shown = reader.render(turns, settings.max_turns, args.claim)
     checked = reader.judge(unpack_replies(reader, reply), shown)
     if args.json:
         print_json({"answer": checked.answer, "code": checked.code, "verdict": checked.verdict,
@@ -212,9 +211,10 @@ def _gate_pin(args):
     return Pin(args.expect_tests, args.allow_skipped or 0, "--expect-tests")
 
 
-def _cmd_gate(args):
-    """Check the claim, then run the action only on `shown`; fail closed on any doubt."""
-    action = args.command_argv
+def gate_request(args):
+    """(the action, the GateOptions) the gate's options give; a usage error for options
+    that do not go together, before anything runs."""
+    action, test = args.command_argv, None
     pin = _gate_pin(args)
     if args.witness:
         test, action = _split_witness(action)
@@ -224,44 +224,25 @@ def _cmd_gate(args):
     if not args.log:
         raise UsageError("gate --witness needs --log FILE to append the record to"
                          if args.witness else "gate needs --log FILE (or --witness)")
-    witness = None
-    try:
-        if args.witness:
-            witness = record_turn(args.log, test, echo=sys.stderr, note=_note, pin=pin)
-            turns, count = redact_turns([witness.turn]) if not args.no_redact \
-                else ([witness.turn], 0)
-            log = LogRead(turns, witness.record_sha256, count)
-            if pin is not None:
-                _note(_pin_line(witness))
-        else:
-            log = read_log_args(args)
-        result = run_check(args, args.claim, log.turns)
-    except UsageError:
-        raise
-    except ReceiptPairError as exc:
-        print_flush(f"receipt-pair: {message(exc)}", sys.stderr)
-        decision = gating.decide(None, could_check=False, action=action)
-        print_flush(visible(decision.line))
-        return decision.status
-    print_lines(render_check(result))
-    decision = gating.decide(result.answer, could_check=not result.failed, action=action,
-                             dry_run=args.dry_run,
-                             witness_problem=witness.problem if witness else None)
-    # Kept before the action runs: a receipt that cannot be kept stops the action.
-    keep_receipt(args, result, display_name(args.log), log,
-                 witness.receipt_note(not args.no_redact) if witness else None, made_by="gate",
-                 gate={"program": action[0], "runs": decision.runs,
-                       "status": decision.status, "dry_run": args.dry_run})
-    if result.failed:  # one model failed: whatever the rule, nothing runs
-        failed = result.failed[0]
+    return action, gating.GateOptions(settings_from(args), keeper_from(args), args.dry_run,
+                                      test, pin, args.format, echo=sys.stderr, note=note)
+
+
+def _cmd_gate(args):
+    """Check the claim, then run the action only on `shown`; fail closed on any doubt."""
+    action, options = gate_request(args)
+    gated = gating.gate(args.claim, args.log, action, options,
+                        show=lambda gated: print_lines(render_check(gated.result)))
+    if gated.error is not None:
+        print_flush(f"receipt-pair: {message(gated.error)}", sys.stderr)
+    elif gated.result.failed:  # one model failed: whatever the rule, nothing runs
+        failed = gated.result.failed[0]
         print_flush(f"receipt-pair: model {failed.arm} could not be asked: "
                     f"{visible(failed.error)}", sys.stderr)
-    if decision.why:
-        print_flush(f"receipt-pair: {visible(decision.why)}")
-    print_flush(visible(decision.line))
-    if not decision.runs:
-        return decision.status
-    status, problem = gating.run_action(action)
+    if gated.decision.why:
+        print_flush(f"receipt-pair: {visible(gated.decision.why)}")
+    print_flush(visible(gated.decision.line))
+    status, problem = gated.run()
     if problem:
         print_flush(f"receipt-pair: {visible(problem)}", sys.stderr)
     return status
@@ -278,20 +259,8 @@ def _cmd_record(args):
     if not args.command_argv:
         raise UsageError("record needs the command after --, like: record --log run.jsonl "
                          "-- pytest -q")
-    witness = record_turn(args.log, args.command_argv, echo=sys.stdout, note=_note)
+    witness = record_turn(args.log, args.command_argv, echo=sys.stdout, note=note)
     return witness.turn.exit_status
 
 
-def _pin_line(witness):
-    counts, pin = witness.counts, witness.pin
-    wanted = (f"the pin asks for {pin.tests} tests, at most {pin.skipped} skipped or "
-              "expected to fail")
-    if counts is None:
-        return f"the witness run printed no test count that can be read; {wanted}"
-    return (f"the witness run reported {describe(counts)} (read from {counts.source} "
-            f"output); {wanted}")
-
-
-def _note(message):
-    print(f"note: {visible(message)}", file=sys.stderr, flush=True)
 

@@ -12,29 +12,22 @@ ever exits 2: a hook that fails for any other reason must let the agent stop, ne
 it, so even a usage error exits 1 (cli/__init__.py).
 """
 
-import json
-import os
-import shlex
-import shutil
 import sys
 
-from ..check.rules import DEFAULT_RULE
 from ..errors import ReceiptPairError, UsageError
-from ..hooks import session as hook_session, stop as stop_hook
-from ..hooks.agents import AGENTS, SNIPPET_SECONDS, get_agent
+from ..hooks import stop as stop_hook
+from ..hooks.agents import AGENTS, SNIPPET_SECONDS
 from ..hooks.claims import split_claims
-from ..hooks.run import DEFAULT_BUDGET, HookOptions, run_hook
-from ..readers import get_reader
-from ..server.client import DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B, DEFAULT_TIMEOUT
+from ..hooks.options import BLOCK_WITH, DEFAULT_BUDGET, SPLITS, HookOptions, setup
+from ..hooks.run import answer, let_stop, run_hook
+from ..hooks.session import DEFAULT_WAIT
 from ..store.files import decode, display_name, read_bytes
 from .ledger import one_line
-from .visible import json_text
 from .options import (add_ledger_option, add_model_options, ledger_from, message,
                       positive_float, positive_int, print_json, settings_from)
+from .visible import json_text
 
-BLOCK_WITH = ("decision", "exit2")
 MAX_NOTES = 40  # lines on standard error per stop
-SPLITS = ("rules", "model")
 
 
 def add_hook(commands):
@@ -72,7 +65,7 @@ def add_hook(commands):
                         "Gemini CLI)")
     p.add_argument("--receipts", metavar="DIR",
                    help="where receipts go (default: receipt-pair/ beside the session file)")
-    p.add_argument("--wait", type=float, default=hook_session.DEFAULT_WAIT, metavar="SECONDS",
+    p.add_argument("--wait", type=float, default=DEFAULT_WAIT, metavar="SECONDS",
                    help="how long the session file may lag the hook (default: %(default)s)")
     p.add_argument("--budget", type=positive_float, default=DEFAULT_BUDGET, metavar="SECONDS",
                    help="time for all the checks; claims left when it runs out are not "
@@ -105,38 +98,21 @@ def _cmd_claims(args):
 
 
 def _cmd_hook(args):
-    agent = get_agent(args.agent)
-    if args.block_with == "exit2" and not agent.exit2:
-        raise UsageError(f"{agent.label} documents no block by exit status 2 where it stops: "
-                         "block with its JSON (the default)")
+    options = hook_options(args)
     if args.install_snippet:
-        # the reader goes into the command unasked: one that cannot run (an unknown value of
-        # RECEIPT_PAIR_READER) would leave a hook that never checks anything
-        get_reader(args.reader)
-        print_json(agent.snippet(snippet_command(args), args.max_blocks))
-        print(f"receipt-pair: {agent.where}", file=sys.stderr)
-        if not agent.reads_session:
-            print(f"receipt-pair: receipt-pair cannot read {agent.label}'s session file yet, "
-                  "so this hook lets the agent stop with a notice and checks nothing",
-                  file=sys.stderr)
-        return 0
+        return tell(setup(options))
     if args.claims_from == "-" and args.input == "-":
         raise UsageError("--claims-from - reads standard input, which carries the hook's "
                          "JSON: give the hook's JSON with --input FILE")
     try:
-        decision, notes = run_hook(args.input, hook_options(args))
+        output = answer(options, *run_hook(args.input, options))
     except ReceiptPairError as exc:  # the input or the session: never a reason to trap
-        decision = stop_hook.StopDecision(False, notice=f"receipt-pair could not check the "
-                                                        f"agent's claims: {message(exc)}")
-        notes = []
+        output = let_stop(options, message(exc))
     except (OSError, ValueError, RecursionError) as exc:
         # Whatever else the agent's input or this machine does, the hook lets the agent
         # stop and says why: a hook that fails must never trap it.
-        why = stop_hook.cut(f"{type(exc).__name__}: {exc}", 1000)
-        decision = stop_hook.StopDecision(False, notice="receipt-pair could not check the "
-                                                        f"agent's claims: {why}")
-        notes = []
-    return answer(args, agent, decision, notes)
+        output = let_stop(options, stop_hook.cut(f"{type(exc).__name__}: {exc}", 1000))
+    return tell(output)
 
 
 def hook_options(args):
@@ -145,75 +121,21 @@ def hook_options(args):
                        not_shown=args.not_shown, max_blocks=args.max_blocks,
                        receipts=args.receipts, ledger=ledger_from(args), wait=args.wait,
                        budget=args.budget, claims_from=args.claims_from, split=args.split,
-                       split_model=args.split_model)
+                       split_model=args.split_model, block_with=args.block_with)
 
 
-def answer(args, agent, decision, notes):
-    """Tell the agent (and the person) what was decided, in the agent's protocol. Lines
-    for the person are made safe for a terminal and bounded."""
-    if decision.block and args.block_with == "exit2":
+def tell(output):
+    """Print a HookOutput: what the agent reads, and the person's lines made safe for a
+    terminal and bounded."""
+    if output.reason:
         # Everything on standard error is the reason the agent reads: nothing else goes there.
-        print(decision.reason, file=sys.stderr, flush=True)
-        return 2
-    decision.notice = stop_hook.bounded(decision.notice)
-    for note in notes[:MAX_NOTES]:
+        print(output.reason, file=sys.stderr, flush=True)
+    for note in output.notes[:MAX_NOTES]:
         print(one_line(f"receipt-pair: {note}", stop_hook.MAX_NOTICE_CHARS), file=sys.stderr,
               flush=True)
-    if decision.notice:
-        print("\n".join(one_line(line) for line in decision.notice.split("\n")),
+    if output.notice:
+        print("\n".join(one_line(line) for line in output.notice.split("\n")),
               file=sys.stderr, flush=True)
-    reply = agent.reply(decision)
-    if reply is not None:
-        print(json_text(reply), flush=True)
-    return 0
-
-
-# -- the one-time set-up ----------------------------------------------------------------------
-
-
-def install_snippet(agent, command, max_blocks=stop_hook.DEFAULT_MAX_BLOCKS):
-    """The settings that run `command` where `agent` (its command-line name) stops."""
-    return get_agent(agent).snippet(command, max_blocks)
-
-
-# The options carried into the snippet's command when they differ from the default.
-_CARRIED = (
-    ("--base-url", "base_url", DEFAULT_BASE_URL), ("--model-a", "model_a", DEFAULT_MODEL_A),
-    ("--model-b", "model_b", DEFAULT_MODEL_B), ("--rule", "rule", DEFAULT_RULE),
-    ("--reader", "reader", None), ("--timeout", "timeout", DEFAULT_TIMEOUT),
-    ("--not-shown", "not_shown", stop_hook.DEFAULT_NOT_SHOWN),
-    ("--max-blocks", "max_blocks", stop_hook.DEFAULT_MAX_BLOCKS),
-    ("--block-with", "block_with", "decision"), ("--receipts", "receipts", None),
-    ("--wait", "wait", hook_session.DEFAULT_WAIT), ("--budget", "budget", DEFAULT_BUDGET),
-    ("--split", "split", "rules"), ("--split-model", "split_model", None),
-)
-
-
-def snippet_command(args):
-    """The shell command the agent should run: this program, the agent, and the options
-    given now that differ from the defaults (a server set by environment variable here
-    may not be set where the agent runs)."""
-    words = _program() + ["hook", args.agent]
-    for flag, name, default in _CARRIED:
-        value = getattr(args, name)
-        if value is not None and value != default:
-            if name == "receipts":
-                value = os.path.abspath(value)
-            words += [flag, str(value)]
-    for flag, name in (("--extra-a", "extra_a"), ("--extra-b", "extra_b")):
-        if getattr(args, name):
-            words += [flag, json.dumps(getattr(args, name))]
-    if args.allow_remote:
-        words.append("--allow-remote")
-    return " ".join(word if word.startswith("PYTHONPATH=") else shlex.quote(word)
-                    for word in words)
-
-
-def _program():
-    """How the agent's shell can start receipt-pair: the installed command, or this Python
-    with the package's folder on its path (a clone that was never installed)."""
-    installed = shutil.which("receipt-pair")
-    if installed:
-        return [os.path.abspath(installed)]
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return ["PYTHONPATH=" + shlex.quote(root), sys.executable, "-m", "receipt_pair"]
+    if output.reply is not None:
+        print(json_text(output.reply, indent=output.indent), flush=True)
+    return output.status

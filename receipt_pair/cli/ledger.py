@@ -6,9 +6,8 @@ import sys
 from .. import errors
 from .options import count_int, print_flush, print_json, print_lines
 from ..errors import InputError, UsageError
-from ..audit.expiry import VALID, judge_receipt
 from ..store.files import decode, display_name, loads_strict, read_bytes
-from ..audit.ledger import verify_ledger
+from ..audit.ledger import check_ledger, verify_ledger
 from ..store.ledger import LEDGER_SCHEMA, entry_summary, read_ledger
 from .page import ledger_page, receipt_page
 from ..pair.pins import pin_file_record, pin_from_collection, pin_from_junit
@@ -53,60 +52,28 @@ def one_line(text, width=None):
     return text
 
 
-def _log_reader():
-    """Read each log a ledger's receipts name once: (bytes or None, problem or None)."""
-    cache = {}
-
-    def read(receipt):
-        log = receipt.get("log") if isinstance(receipt.get("log"), dict) else {}
-        name = log.get("file")
-        if not isinstance(name, str) or not name or name in ("-", "standard input"):
-            return None, "its log was standard input (or is not named): it cannot be read again"
-        if name not in cache:
-            try:
-                cache[name] = (read_bytes(name), None)
-            except InputError as exc:
-                cache[name] = (None, f"its log cannot be read now: {exc}")
-        return cache[name]
-
-    return read
-
-
 def _cmd_ledger_verify(args):
     name = display_name(args.ledger)
-    entries, differences = verify_ledger(read_bytes(args.ledger), head=args.head)
-    whole = [e for e in entries if e.record is not None]
-    head = {"entry": whole[-1].number, "sha256": whole[-1].sha256} if whole else None
-    expiry = []
-    if args.expiry:
-        read = _log_reader()
-        for entry in whole:
-            if entry.receipt is not None:
-                data, problem = read(entry.receipt)
-                judged = judge_receipt(entry.receipt, data, problem)
-                expiry.append({"entry": entry.number, **judged.to_dict()})
-    failed = bool(differences) or any(e["status"] != VALID for e in expiry)
+    check = check_ledger(read_bytes(args.ledger), args.head, args.expiry)
     if args.json:
-        print_json({"ledger": name, "entries": len(entries), "differences": differences,
-                    "head": head, "expiry": expiry if args.expiry else None,
-                    "ok": not failed})
-        return errors.EXIT_NO_RECEIPT if failed else errors.EXIT_OK
-    lines = [f"differs: {visible(line)}" for line in differences]
-    name = visible(name)
-    for judged in expiry:
+        print_json({"ledger": name, **check.to_dict()})
+        return errors.EXIT_OK if check.ok else errors.EXIT_NO_RECEIPT
+    lines = [f"differs: {visible(line)}" for line in check.differences]
+    for judged in check.expiry or ():
         reasons = judged["reasons"] + judged["differences"]
         lines.append(f"entry {judged['entry']}: {judged['status']}"
                      + (f": {visible('; '.join(reasons))}" if reasons else ""))
-    if differences:
-        lines.append(f"ledger verify: {len(differences)} difference(s) in {name} "
-                     f"({len(entries)} entries)")
+    name, entries = visible(name), len(check.entries)
+    if check.differences:
+        lines.append(f"ledger verify: {len(check.differences)} difference(s) in {name} "
+                     f"({entries} entries)")
     else:
-        lines.append(f"ledger verify: {name}: {len(entries)} entries, the chain holds and "
+        lines.append(f"ledger verify: {name}: {entries} entries, the chain holds and "
                      "every receipt re-derives offline")
-    if head and not differences:  # a head worth noting: pass it back with --head later
-        lines.append(f"head: entry {head['entry']} sha256 {head['sha256']}")
+    if check.head and not check.differences:  # a head worth noting: pass it back with --head
+        lines.append(f"head: entry {check.head['entry']} sha256 {check.head['sha256']}")
     print_lines(lines)
-    return errors.EXIT_NO_RECEIPT if failed else errors.EXIT_OK
+    return errors.EXIT_OK if check.ok else errors.EXIT_NO_RECEIPT
 
 
 def _action(summary):

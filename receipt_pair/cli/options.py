@@ -4,26 +4,25 @@ Only the command line prints; these helpers are its own.
 """
 
 import argparse
-import os
 import sys
 
 from .. import errors
-from ..server.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B, DEFAULT_TIMEOUT,
-                     ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B, Client)
-from ..errors import InputError, ServerError
-from ..store.files import decode, display_name, loads_strict, read_bytes
-from ..logs import FORMATS as LOG_FORMATS
-from ..store.ledger import ENV_LEDGER, ledger_path
-from ..logs import read_log
+from ..check.render import DEFAULT_MAX_TURNS
+from ..check.rules import DEFAULT_RULE, RULES
+from ..errors import InputError
+from ..logs import FORMATS as LOG_FORMATS, log_notes, read_log
 from ..pair.claim import check_claim
+from ..pair.receipts import Keeper
 from ..pair.settings import Settings
 from ..readers import DEFAULT_READER, ENV_READER, READERS, usable_readers
-from ..pair.receipts import keep_receipt as store_receipt
-from ..check.render import DEFAULT_MAX_TURNS
-from .report import render_differences
-from ..check.rules import DEFAULT_RULE, RULES
+from ..server.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,
+                             DEFAULT_TIMEOUT, ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B)
 from ..server.transport import MAX_TIMEOUT
+from ..store.files import decode, display_name, loads_strict, read_bytes
+from ..store.ledger import ENV_LEDGER, ledger_path
+from .report import render_differences
 from .visible import json_text, visible
+
 
 def json_object(text):
     try:
@@ -84,20 +83,27 @@ def read_log_args(args, path=None, redact=None):
     if redact is None:
         redact = not getattr(args, "no_redact", False)
     read = read_log(path or args.log, getattr(args, "format", None), warnings, redact)
-    for warning in warnings:
-        print(f"note: {visible(warning)}", file=sys.stderr, flush=True)
-    if read.redactions:
-        print(f"note: {read.redactions} credential(s) in the log replaced by [REDACTED] "
-              "before the models saw it", file=sys.stderr, flush=True)
+    for line in log_notes(read, warnings):
+        note(line)
     return read
+
+
+def note(line):
+    """A line for the person, on standard error."""
+    print_flush(f"note: {visible(line)}", sys.stderr)
+
+
+# The model and reading options default to None, "not given": what is not given is read,
+# in one place, by Settings.from_environment (the environment, else the default).
 
 
 def add_reading_options(parser, retired=False):
     """--max-turns and --reader; `retired` offers the retired readers too (no new question
     is asked with them except by a re-run of a sealed run)."""
-    parser.add_argument("--max-turns", type=positive_int, default=DEFAULT_MAX_TURNS,
-                        help="how many of the last turns the models see (default: %(default)s)")
-    parser.add_argument("--reader", default=os.environ.get(ENV_READER) or None,
+    parser.add_argument("--max-turns", type=positive_int, default=None,
+                        help=f"how many of the last turns the models see (default: "
+                             f"{DEFAULT_MAX_TURNS})")
+    parser.add_argument("--reader", default=None,
                         choices=sorted(READERS) if retired else usable_readers(),
                         help=f"reader version (default: ${ENV_READER} or {DEFAULT_READER})")
 
@@ -105,32 +111,28 @@ def add_reading_options(parser, retired=False):
 def add_model_options(parser, rules=RULES, retired=False):
     add_reading_options(parser, retired)
     if rules:
-        parser.add_argument("--rule", choices=rules, default=DEFAULT_RULE,
-                            help="pair rule (default: %(default)s)")
-    parser.add_argument("--model-a", default=os.environ.get(ENV_MODEL_A, DEFAULT_MODEL_A),
-                        help=f"model A's id (default: ${ENV_MODEL_A} or %(default)s)")
-    parser.add_argument("--model-b", default=os.environ.get(ENV_MODEL_B, DEFAULT_MODEL_B),
-                        help=f"model B's id (default: ${ENV_MODEL_B} or %(default)s)")
+        parser.add_argument("--rule", choices=rules, default=None,
+                            help=f"pair rule (default: {DEFAULT_RULE})")
+    parser.add_argument("--model-a", default=None,
+                        help=f"model A's id (default: ${ENV_MODEL_A} or {DEFAULT_MODEL_A})")
+    parser.add_argument("--model-b", default=None,
+                        help=f"model B's id (default: ${ENV_MODEL_B} or {DEFAULT_MODEL_B})")
     parser.add_argument("--extra-a", type=json_object, default=None, metavar="JSON",
                         help="extra request fields for model A, as a JSON object")
     parser.add_argument("--extra-b", type=json_object, default=None, metavar="JSON",
                         help="extra request fields for model B, as a JSON object")
-    parser.add_argument("--base-url", default=os.environ.get(ENV_BASE_URL, DEFAULT_BASE_URL),
+    parser.add_argument("--base-url", default=None,
                         help=f"OpenAI-compatible server (default: ${ENV_BASE_URL} or "
-                             "%(default)s, Lemonade)")
+                             f"{DEFAULT_BASE_URL}, Lemonade)")
     parser.add_argument("--allow-remote", action="store_true",
                         help="allow a server that is not on this machine (the log goes there)")
-    parser.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
-                        help="seconds to wait for one model call (default: %(default)s)")
+    parser.add_argument("--timeout", type=positive_float, default=None,
+                        help=f"seconds to wait for one model call (default: {DEFAULT_TIMEOUT})")
 
 
 def add_concurrent_option(parser, help_text):
     parser.add_argument("--concurrent", choices=("auto", "yes", "no"), default="no",
                         help=help_text)
-
-
-def client_for(args):
-    return Client(args.base_url, timeout=args.timeout, allow_remote=args.allow_remote)
 
 
 def print_json(value):
@@ -145,26 +147,23 @@ def print_flush(line, stream=None):
     print(line, file=stream or sys.stdout, flush=True)
 
 
-def settings_from(args, **changes):
-    """The Settings the command line's options give (the options a command has)."""
-    given = {"model_a": args.model_a, "model_b": args.model_b,
-             "extra_a": args.extra_a or {}, "extra_b": args.extra_b or {},
-             "reader": args.reader, "rule": getattr(args, "rule", DEFAULT_RULE),
-             "max_turns": args.max_turns, "base_url": args.base_url,
-             "timeout": args.timeout, "allow_remote": args.allow_remote,
-             "concurrent": concurrency(args),
-             "redact": not getattr(args, "no_redact", False),
-             "allow_retired": getattr(args, "allow_retired", False)}
-    return Settings(**{**given, **changes})
+# The options of Settings a command may have, by the name argparse gives each.
+_SETTINGS = ("model_a", "model_b", "extra_a", "extra_b", "reader", "rule", "max_turns",
+             "base_url", "timeout", "allow_remote", "allow_retired")
+
+
+def settings_from(args):
+    """The Settings a command's options give: those given, else the environment's, else
+    the defaults (Settings.from_environment)."""
+    given = {name: getattr(args, name, None) for name in _SETTINGS}
+    return Settings.from_environment(**given, concurrent=concurrency(args),
+                                     redact=not getattr(args, "no_redact", False))
 
 
 def run_check(args, claim, turns):
     """Ask the pair about `claim`; a server that failed for both models is an error."""
-    result = check_claim(claim, turns, settings_from(args), keep_failed=True)
-    if len(result.failed) == 2:
-        raise ServerError(result.models[0].error if result.models[0].error == result.models[1].error
-                          else f"{result.models[0].error}; {result.models[1].error}")
-    return result
+    settings = settings_from(args)
+    return check_claim(claim, turns, settings, keep_failed=True)
 
 
 def concurrency(args):
@@ -182,16 +181,18 @@ def add_ledger_option(parser):
                              f"${ENV_LEDGER}, if set)")
 
 
-def keep_receipt(args, result, log_name, log, witness=None, made_by="check", gate=None):
-    """Keep the receipt of `result` as --save and --ledger (or $RECEIPT_PAIR_LEDGER) say,
-    saying on standard error where it went. Return it, or None when nothing keeps it."""
-    ledger = ledger_from(args)
-    receipt, entry = store_receipt(
-        result, log_name, log, args.max_turns, save=args.save, ledger=ledger,
-        redact=not getattr(args, "no_redact", False), witness=witness, made_by=made_by,
-        gate=gate, note=lambda line: print_flush(f"note: {visible(line)}", sys.stderr))
+def keeper_from(args):
+    """Where the receipts of a command go: --save and --ledger (or $RECEIPT_PAIR_LEDGER);
+    a line the ledger mends is said on standard error."""
+    return Keeper(getattr(args, "save", None), ledger_from(args), note=note)
+
+
+def keep_receipt(keeper, result, log, made_by="check", **blocks):
+    """Keep the receipt of `result` for `log` where `keeper` says, saying on standard error
+    where it went. Return it, or None when nothing keeps it."""
+    receipt, entry = keeper.keep(result, log, made_by, **blocks)
     if entry is not None:
-        print_flush(f"receipt-pair: receipt appended to {visible(ledger)} as entry "
+        print_flush(f"receipt-pair: receipt appended to {visible(keeper.ledger)} as entry "
                     f"{entry['entry']}", sys.stderr)
     return receipt
 

@@ -8,6 +8,8 @@ the models' answers, and the order of the runs and edits in the session file.
 """
 
 import re
+from dataclasses import dataclass
+from typing import Optional
 
 from ..answers import (CONTRADICTED, QUOTE_FROM_UNFINISHED, SHOWN_DRY_RUN, SHOWN_NOTHING_RAN,
                        SHOWN_OTHER_TARGET, SHOWN_SUPERSEDED)
@@ -53,9 +55,10 @@ def next_step(claim, answer, result=None, turns=(), why=None):
     """One line for the agent: what the check found, then what to do (no full stop).
     `result`: the pair's ClaimResult, if the models were asked; `turns`: the session's
     turns; `why`: the code of a claim decided in plain code (NO_COMMANDS)."""
-    claimed = kinds.claim_kinds(claim)
+    found = _found(claim, result, turns)
+    claimed = found.claimed
     if answer == CONTRADICTED:
-        return _after_failure(claimed, _quotes(result))
+        return _after_failure(found)
     if why == NO_COMMANDS:
         return ("your log holds no command at all: " + _do(claimed) + ", so that the log "
                 "shows the result, or tell the user it was not done")
@@ -64,23 +67,49 @@ def next_step(claim, answer, result=None, turns=(), why=None):
         if code in codes:
             return step
     if TESTS in claimed:
-        return _tests_step(turns)
-    if PUSH in claimed and not any(kinds.pushes(turn) for turn in turns):
+        return _tests_step(found, turns)
+    if PUSH in claimed and not found.pushed:
         return "your log has no git push: push, or tell the user it is not pushed"
     return ("no output line shows it: " + _do(claimed) + ", so that the log shows the "
             "result, or tell the user it is not done")
 
 
-def _quotes(result):
-    return [quote.quote for quote in getattr(result, "quotes", ())]
+@dataclass(frozen=True)
+class _Found:
+    """What plain code reads of a claim and its log for the next step: the kinds of the
+    claim, the deciding quotes, whether one of them counts tests, where the last test run
+    and the last edit stand among the turns, and whether any turn pushed."""
+
+    claimed: frozenset
+    quotes: list
+    counts_tests: bool
+    last_run: Optional[int]
+    last_edit: Optional[int]
+    pushed: bool
 
 
-def _after_failure(claimed, quotes):
+def _found(claim, result, turns):
+    claimed = kinds.claim_kinds(claim)
+    quotes = [quote.quote for quote in getattr(result, "quotes", ())]
+    last_run = last_edit = None
+    for index, turn in enumerate(turns if TESTS in claimed else ()):
+        lines = (turn.output or "").splitlines()
+        if kinds.turn_is_edit(turn, lines):
+            last_edit = index
+        elif kinds.runs_tests(turn, turn.output or ""):
+            last_run = index
+    return _Found(frozenset(claimed), quotes,
+                  any(count_tests(line) is not None for line in quotes), last_run, last_edit,
+                  PUSH in claimed and any(kinds.pushes(turn) for turn in turns))
+
+
+def _after_failure(found):
+    claimed, quotes = found.claimed, found.quotes
     if PUSH in claimed:
         for pattern, step in _PUSH_REFUSALS:
             if any(pattern.search(line) for line in quotes):
                 return step
-    if any(count_tests(line) is not None for line in quotes):
+    if found.counts_tests:
         return _FAILED[0][1]  # a line of test counts: "the suite is green", a pre-push run
     if PUSH in claimed:
         return "the push failed: fix what that line says, push again"
@@ -98,20 +127,13 @@ def _do(claimed):
     return "do it"
 
 
-def _tests_step(turns):
+def _tests_step(found, turns):
     """For a test claim the log does not show: no run of tests, or one before an edit."""
-    last_run = last_edit = None
-    for index, turn in enumerate(turns):
-        lines = (turn.output or "").splitlines()
-        if kinds.turn_is_edit(turn, lines):
-            last_edit = index
-        elif kinds.runs_tests(turn, turn.output or ""):
-            last_run = index
-    if last_run is None:
+    if found.last_run is None:
         return "your log has no test run: run the tests"
-    if last_edit is not None and last_edit > last_run:
-        return (f"the last test run ({_named(turns[last_run])}) came before your last edit "
-                f"({_named(turns[last_edit])}): run the tests again")
+    if found.last_edit is not None and found.last_edit > found.last_run:
+        return (f"the last test run ({_named(turns[found.last_run])}) came before your last "
+                f"edit ({_named(turns[found.last_edit])}): run the tests again")
     return ("no line of the last test run shows it: run the tests again and read what they "
             "print")
 

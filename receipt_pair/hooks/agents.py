@@ -11,7 +11,7 @@ A row says:
 - how it says that this stop follows one the hook sent back: a flag (`stop_hook_active`),
   a count (Cursor's `loop_count`), or nothing (the hook's own state must tell);
 - the format of its session file among the log readers' formats (`logs.FORMATS`), and so
-  whether receipt-pair can read it yet;
+  whether receipt-pair can read it yet (`logs.transcripts.SESSION_FORMATS`);
 - how a block is written (the JSON on standard output), whether it documents exit status 2
   as a block, and where a line for the person goes;
 - its documented settings files and the shape of the snippet that installs the hook.
@@ -20,7 +20,7 @@ A row says:
 from dataclasses import dataclass, field
 from typing import Mapping, Optional, Tuple
 
-from ..logs.transcripts import FORMATS as LOG_FORMATS
+from ..logs.transcripts import SESSION_FORMATS
 
 # The hook's input fields, as HookInput names them. A row maps each it has to its own key.
 FIELDS = ("event", "session_id", "transcript_path", "cwd", "continued", "message",
@@ -44,7 +44,7 @@ class Agent:
     where: str  # where the snippet goes, for the person installing it
     default_event: Optional[str] = None  # the event when the input names none
     continued_by: str = "flag"  # "flag" (a boolean), "count" (a count > 0) or "state"
-    session_format: Optional[str] = None  # its session file's name among LOG_FORMATS
+    session_format: Optional[str] = None  # its session file's format among logs.FORMATS
     block: Mapping[str, str] = field(default_factory=lambda: {"decision": "block"})
     reason_key: str = "reason"  # the key of the block's text the agent reads
     exit2: bool = True  # documents exit status 2 (reason on standard error) as a block
@@ -55,7 +55,7 @@ class Agent:
     @property
     def reads_session(self):
         """Whether receipt-pair can read this agent's session file yet."""
-        return self.session_format in LOG_FORMATS
+        return self.session_format in SESSION_FORMATS
 
     def reply(self, decision):
         """The JSON object to print on standard output for a StopDecision, or None to print

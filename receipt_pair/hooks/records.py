@@ -3,11 +3,12 @@
 Receipts go to a directory (by default `receipt-pair/` beside the session file), one JSON
 file per check, named so that a listing reads in time order within a session:
 `<UTC time>-<session>-<run>-<claim number>.json`. A claim the models were asked about gets
-a full receipt (`records.build_receipt`, `made_by: "hook"`) with a `hook` block saying
-where it came from and what the hook decided; `verify --receipt` re-derives it offline. A
-claim no model could be asked about (the server is down) gets a note of the same name with
-the claim, the error and the decision, so a person can see later why nothing was blocked;
-a claim plain code answered without a model (a session with no tool call) gets one too.
+a full receipt (`pair.receipts.receipt_of`, `made_by: "hook"`) whose `hook` block, sealed
+with the rest, says where it came from and what the hook decided; `verify --receipt`
+re-derives it offline. A claim no model could be asked about (the server is down) gets a
+note of the same name with the claim, the error and the decision, so a person can see
+later why nothing was blocked; a claim plain code answered without a model (a session with
+no tool call) gets one too.
 
 `keep` is the one place every record goes through: a ledger, when there is one, is fed there.
 """
@@ -16,12 +17,12 @@ import os
 import re
 import secrets
 import time
+from dataclasses import dataclass, field
 
 from ..errors import InputError, ReceiptPairError
 from ..store.files import decode, loads_strict, read_bytes
 from ..store.jsonl import write_json_atomic
-from ..store.records import build_receipt, canonical_sha256, utc_now
-from ..server.request import SETTINGS
+from ..store.records import canonical_sha256, utc_now
 
 NOTE_SCHEMA = "receipt-pair/hook-note/1"
 STATE_SCHEMA = "receipt-pair/hook-state/1"
@@ -34,55 +35,58 @@ def default_directory(session_path):
     return os.path.join(os.path.dirname(os.path.abspath(session_path)), RECEIPTS_FOLDER)
 
 
-def new_run_id():
-    return secrets.token_hex(3)
+@dataclass(frozen=True)
+class Stop:
+    """The stop a hook's records are of: the hook's input (stop.HookInput), the agent's row
+    (agents.Agent), how the claims were found ("rules", "model" or "given"), whether the
+    session file caught up, the not-shown policy, the folder the records go to (None: none
+    can), and this run of the hook."""
+
+    hook: object
+    agent: object
+    split: str
+    caught_up: bool
+    policy: str
+    directory: object = None
+    run: str = field(default_factory=lambda: secrets.token_hex(3))
 
 
-def hook_block(hook, agent, claim, index, count, run, split, decision, caught_up, policy,
-               error=None):
-    """The `hook` block of a record: which stop, which claim, what was decided."""
+def hook_block(stop, claim, index, count, decision, error=None):
+    """The `hook` block of a record: which stop (a Stop), which claim (number `index` of
+    `count`), what was decided."""
+    hook = stop.hook
     return {
-        "agent": agent,
+        "agent": stop.agent.name,
         "event": hook.event,
         "session_id": hook.session_id,
         "agent_id": hook.agent_id,
         "session_file": hook.session_path,
         "stop_hook_active": hook.stop_hook_active,
-        "caught_up": caught_up,
-        "run": run,
+        "caught_up": stop.caught_up,
+        "run": stop.run,
         "claim": {"number": index, "of": count, **claim.to_dict()},
-        "split": split,
-        "not_shown_policy": policy,
+        "split": stop.split,
+        "not_shown_policy": stop.policy,
         "error": error,
         **decision.to_dict(),
     }
 
 
-def hook_receipt(result, block, log_name, log, max_turns):
-    """A full receipt of one claim's check, with the hook block, sealed by its sha256.
-    `log`: the session file as read (logs.LogRead: turns, sha256, redactions)."""
-    receipt = build_receipt(result, log_name, log.sha256, max_turns, dict(SETTINGS),
-                            made_by="hook", redaction={"on": True, "count": log.redactions})
-    receipt.pop("receipt_sha256")
-    receipt["hook"] = block
-    receipt["receipt_sha256"] = canonical_sha256(receipt, "receipt_sha256")
-    return receipt
-
-
-def hook_note(claim_text, block, log_name, log_sha256, answer=None, code=None):
-    """The record of a claim no model was asked about: what, why, and what was done. Its
-    `answer` is None when it could not be checked, or the one plain code gave, with `code`
-    saying why (a session with no tool call is `not shown`, "no_commands")."""
-    note = {"schema": NOTE_SCHEMA, "time": utc_now(), "made_by": "hook", "claim": claim_text,
-            "log": {"file": log_name, "sha256": log_sha256}, "answer": answer, "code": code,
-            "hook": block}
+def hook_note(outcome, block, log_name, log_sha256):
+    """The record of a claim no model was asked about (a stop.Outcome): what, why, and
+    what was done. Its `answer` is None when it could not be checked, or the one plain code
+    gave, with `code` saying why (a session with no tool call is `not shown`,
+    "no_commands")."""
+    note = {"schema": NOTE_SCHEMA, "time": utc_now(), "made_by": "hook",
+            "claim": outcome.claim.text, "log": {"file": log_name, "sha256": log_sha256},
+            "answer": outcome.decided, "code": outcome.why, "hook": block}
     note["record_sha256"] = canonical_sha256(note, "record_sha256")
     return note
 
 
-def record_path(directory, hook, run, index):
+def record_path(stop, index):
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    return os.path.join(directory, f"{stamp}-{_safe(hook.key)}-{run}-{index}.json")
+    return os.path.join(stop.directory, f"{stamp}-{_safe(stop.hook.key)}-{stop.run}-{index}.json")
 
 
 def keep(directory, path, record, ledger=None):
@@ -90,7 +94,7 @@ def keep(directory, path, record, ledger=None):
 
     This is where every hook record goes. `ledger`, when given, is a callable taking the
     record: wiring `--ledger FILE` is `ledger=lambda r: ledger.append_receipt(FILE, r)` at
-    the one call in cli_hook.py (notes, which are not receipts, pass through here too).
+    the one call in run.py (notes, which are not receipts, pass through here too).
     """
     try:
         os.makedirs(directory, exist_ok=True)

@@ -1,47 +1,29 @@
 """One stop of an agent, checked: read the hook's input, find the claims of its final
-message, check each against the session file, decide in the agent's protocol whether to
-send it back, and keep the receipts. The command line (cli/hook.py) only parses options
-into a HookOptions and prints the decision.
+message, check each against the session file (read once), decide in the agent's protocol
+whether to send it back, and keep the receipts; then what `hook` prints of that decision
+(`answer`, a HookOutput). The command line (cli/hook.py) only parses options into a
+HookOptions (options.py) and prints the HookOutput.
 """
 
 import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..errors import InputError, ReceiptPairError, ServerError
-from ..logs import read_log
-from ..pair.claim import check_claims
-from ..pair.settings import Settings
-from ..server.client import ServerUnreachable
-from ..store.files import decode, display_name, read_bytes, sha256_bytes
-from ..store.ledger import append_receipt
 from ..answers import CONTRADICTED, NOT_SHOWN
+from ..errors import ReceiptPairError, ServerError
+from ..pair.claim import check_claims
+from ..pair.receipts import receipt_of
+from ..server.client import ServerUnreachable
+from ..store.files import decode, display_name, read_bytes
+from ..store.ledger import append_receipt
 from . import records, session as hook_session, stop as stop_hook
 from .advice import NO_COMMANDS, next_step
 from .agents import get_agent
 from .claims import given_claims, split_claims
 from .claims_model import split_with_model
 
-DEFAULT_BUDGET = 540.0
 # Below this many seconds left, no further claim is asked about.
 MIN_CALL_SECONDS = 5.0
-
-
-@dataclass(frozen=True)
-class HookOptions:
-    """How the hook checks a stop (each the command line's option of the same name)."""
-
-    agent: str
-    settings: Settings = field(default_factory=Settings)
-    not_shown: str = stop_hook.DEFAULT_NOT_SHOWN
-    max_blocks: int = stop_hook.DEFAULT_MAX_BLOCKS
-    receipts: Optional[str] = None  # where receipts go (None: beside the session file)
-    ledger: Optional[str] = None
-    wait: float = hook_session.DEFAULT_WAIT
-    budget: float = DEFAULT_BUDGET
-    claims_from: Optional[str] = None  # a file of claims, one per line, instead of a split
-    split: str = "rules"
-    split_model: Optional[str] = None
 
 
 def error_line(exc):
@@ -50,66 +32,61 @@ def error_line(exc):
     return f"{exc} ({hint})" if hint else str(exc)
 
 
+@dataclass
+class HookOutput:
+    """What `hook` prints and exits with: its exit status (2 only for a block by exit
+    status), the JSON for standard output (None: print nothing; indented by `indent` for a
+    person to read), and for standard error either the block's `reason` (with exit status
+    2, the only thing there: the agent reads it) or the `notes` and the `notice` for the
+    person."""
+
+    status: int
+    reply: Optional[dict] = None
+    reason: str = ""
+    notes: list = field(default_factory=list)
+    notice: str = ""
+    indent: Optional[int] = None
+
+
+def answer(options, decision, notes=()):
+    """The HookOutput of a StopDecision (and the notes of its stop) for the agent of
+    `options`, in its protocol: a block by its JSON, or by exit status 2 where `block_with`
+    says so."""
+    if decision.block and options.block_with == "exit2":
+        return HookOutput(2, reason=decision.reason)
+    decision.notice = stop_hook.bounded(decision.notice)
+    return HookOutput(0, get_agent(options.agent).reply(decision), notes=list(notes),
+                      notice=decision.notice)
+
+
+def let_stop(options, why):
+    """The HookOutput that lets the agent stop because its claims could not be checked."""
+    return answer(options, stop_hook.StopDecision(
+        False, notice=f"receipt-pair could not check the agent's claims: {why}"))
+
+
 def run_hook(input_path, options):
     """(StopDecision, notes for standard error) for the hook input at `input_path` ("-":
-    standard input)."""
-    args = options
-    agent = get_agent(args.agent)
-    fmt = agent.session_format
-    hook = stop_hook.parse_hook_input(read_bytes(input_path), display_name(input_path), agent)
-    notes = []
+    standard input), checked as `options` (a HookOptions) say."""
+    agent = get_agent(options.agent)
+    hook = stop_hook.read_hook_input(input_path, agent)
+    given = None
+    if options.claims_from:  # read with the input, before any wait for the session
+        given = decode(read_bytes(options.claims_from), display_name(options.claims_from))
     unchecked = _not_a_stop_to_check(agent, hook)
     if unchecked:
-        return stop_hook.StopDecision(False, notice=f"receipt-pair: {unchecked}"), notes
-    path = hook.session_path
-    started = time.monotonic()
-    problem = hook_session.session_file_problem(path)
-    if problem:
-        text, caught_up = None, False
-    else:
-        text, caught_up = hook_session.wait_for_session(path, fmt, hook.last_assistant_message,
-                                                     max(0.0, args.wait))
-        if not caught_up:
-            notes.append("the session file did not show the final message (it stopped "
-                         "changing, or --wait ran out); checked against what it held")
-    claims, split = _claims(args, agent, hook, text, notes)
+        return stop_hook.StopDecision(False, notice=f"receipt-pair: {unchecked}"), []
+    notes, started = [], time.monotonic()
+    waited, directory = _session(options, agent, hook, notes)
+    claims, split = _claims(options, given, hook, waited[0], notes)
     if not claims:
         notes.append("no claims of finished work in the last message; nothing to check")
         return stop_hook.StopDecision(False), notes
     claims, not_checked = claims[:stop_hook.MAX_CLAIMS], claims[stop_hook.MAX_CLAIMS:]
-    log, error = _session_turns(path, fmt, problem, notes)
-    no_command = _holds_no_command(log, text, fmt)
-    if no_command:
-        # Nothing in the log can show any claim: plain code says so, no model is asked.
-        outcomes = [stop_hook.Outcome(claim, decided=NOT_SHOWN, why=NO_COMMANDS)
-                    for claim in claims]
-    elif log is None:
-        outcomes = [stop_hook.Outcome(claim, error=error) for claim in claims]
-    else:
-        outcomes = _check_all(args, claims, log.turns, started)
-    for outcome in outcomes:
-        if outcome.answer in (CONTRADICTED, NOT_SHOWN):
-            outcome.advice = next_step(outcome.claim.text, outcome.answer, outcome.result,
-                                       log.turns if log is not None else (), outcome.why)
-    # Receipts go beside the session file only when there is one: never beside a folder,
-    # a device or a path that names nothing.
-    directory = args.receipts or (None if problem else records.default_directory(path))
-    state = (records.load_state(directory, hook, stop_hook.HookState) if directory
-             else stop_hook.HookState())
-    # An agent that does not say whether this stop follows a block leaves it to the state:
-    # a stop after one the hook blocked is taken as its continuation, so the cap holds.
-    continued = hook.stop_hook_active or (agent.continued_by == "state"
-                                          and state.blocks_in_a_row > 0)
-    decision = stop_hook.decide(outcomes, continued, args.not_shown,
-                                args.max_blocks, state, not_checked)
-    # The count first: a block whose count is not kept could repeat at every stop.
-    why = (records.record_state(directory, hook, decision.state) if directory
-           else "no folder for the hook's state: give --receipts DIR")
-    if why:
-        notes.append(f"the hook's state was not saved: {why}")
-        decision = stop_hook.unrecorded(decision, why)
-    saved = _keep(args, directory, hook, outcomes, split, decision, caught_up, path,
-                  log, notes) if directory else False
+    outcomes = _outcomes(options, claims, waited, started)
+    stop = records.Stop(hook, agent, split, waited[1], options.not_shown, directory)
+    decision = _decide(options, stop, outcomes, not_checked, notes)
+    saved = _keep(options, stop, outcomes, decision, waited, notes) if directory else False
     notes.append(f"{stop_hook.summary(outcomes)}; "
                  f"{'blocked the stop' if decision.block else 'the agent may stop'}"
                  + (f"; receipts in {directory}" if saved else ""))
@@ -135,42 +112,36 @@ def _not_a_stop_to_check(agent, hook):
     return None
 
 
-def _holds_no_command(log, text, fmt):
-    """Whether the session file holds the agent's messages but no tool call at all: the
-    readers find no turn (they refuse such a file), and the walk of the session file finds
-    a message of the agent and no call. A file that is no session of the agent is not one."""
-    if log is not None:
-        return not log.turns
-    return (text is not None and hook_session.final_message(text, fmt)[0] is not None
-            and hook_session.tool_calls(text, fmt) == 0)
-
-
-def _session_turns(path, fmt, problem, notes):
-    """(the session file read once as a LogRead, or None and why not)."""
+def _session(options, agent, hook, notes):
+    """(the session file, read once when it has caught up (a session.Waited), where the
+    receipts go). A path that cannot be a session file (a folder, a device) is not waited
+    on, and no receipt goes beside it."""
+    path = hook.session_path
+    problem = hook_session.session_file_problem(path)
     if problem:
-        return None, f"the session file cannot be read: {stop_hook.cut(path)}: {problem}"
-    warnings = []
-    try:
-        log = read_log(path, fmt, warnings)
-    except InputError as exc:
-        return None, f"the session file cannot be read: {stop_hook.cut(str(exc), 1000)}"
-    notes += warnings
-    return log, None
+        return (hook_session.Waited(None, False, f"{stop_hook.cut(path)}: {problem}"),
+                options.receipts)
+    waited = hook_session.wait_for_session(path, agent.session_format,
+                                           hook.last_assistant_message, max(0.0, options.wait))
+    if not waited[1]:
+        notes.append("the session file did not show the final message (it stopped "
+                     "changing, or --wait ran out); checked against what it held")
+    return waited, options.receipts or records.default_directory(path)
 
 
-def _claims(args, agent, hook, text, notes):
-    """(claims, how they were found): given, or split from the last message."""
-    if args.claims_from:
-        data = read_bytes(args.claims_from)
-        return given_claims(decode(data, display_name(args.claims_from))), "given"
+def _claims(options, given, hook, log, notes):
+    """(claims, how they were found): `given` (the text of a file of claims), or split from
+    the last message (the hook's input's, else the session file's)."""
+    if given is not None:
+        return given_claims(given), "given"
     final = hook.last_assistant_message
-    if final is None and text is not None:
-        final = hook_session.final_message(text, agent.session_format)[0]
+    if final is None and log is not None:
+        final = log.session.final_message
     if not final:
         return [], "rules"
-    if args.split == "model":
-        settings = args.settings
-        model = args.split_model or settings.model_a
+    if options.split == "model":
+        settings = options.settings
+        model = options.split_model or settings.model_a
         split = split_with_model(final, settings.client(), model, dict(settings.extra_a)
                                  if model == settings.model_a else None)
         for dropped in split.dropped[:3]:
@@ -185,12 +156,54 @@ def _claims(args, agent, hook, text, notes):
     return split_claims(final), "rules"
 
 
-def _check_all(args, claims, turns, started):
+def _outcomes(options, claims, waited, started):
+    """Every claim's Outcome, and for one held against the agent what to do next: not shown
+    in plain code for a session with no tool call at all (no model is asked), could not
+    check for a session file that gives no turns, else the pair's answers."""
+    log = waited[0]
+    if log is not None and log.session.holds_no_command:
+        # Nothing in the log can show any claim: plain code says so, no model is asked.
+        outcomes = [stop_hook.Outcome(claim, decided=NOT_SHOWN, why=NO_COMMANDS)
+                    for claim in claims]
+    elif log is None or log.session.problem:
+        why = waited.problem if log is None else log.session.problem
+        error = f"the session file cannot be read: {stop_hook.cut(why, 1000)}"
+        outcomes = [stop_hook.Outcome(claim, error=error) for claim in claims]
+    else:
+        outcomes = _check_all(options, claims, log.turns, started)
+    for outcome in outcomes:
+        if outcome.answer in (CONTRADICTED, NOT_SHOWN):
+            outcome.advice = next_step(outcome.claim.text, outcome.answer, outcome.result,
+                                       log.turns if log is not None else (), outcome.why)
+    return outcomes
+
+
+def _decide(options, stop, outcomes, not_checked, notes):
+    """The StopDecision, its count of blocks kept first: a block whose count is not kept
+    could repeat at every stop, so it becomes a notice."""
+    directory = stop.directory
+    state = (records.load_state(directory, stop.hook, stop_hook.HookState) if directory
+             else stop_hook.HookState())
+    # An agent that does not say whether this stop follows a block leaves it to the state:
+    # a stop after one the hook blocked is taken as its continuation, so the cap holds.
+    continued = stop.hook.stop_hook_active or (stop.agent.continued_by == "state"
+                                               and state.blocks_in_a_row > 0)
+    decision = stop_hook.decide(outcomes, continued, options.not_shown, options.max_blocks,
+                                state, not_checked)
+    why = (records.record_state(directory, stop.hook, decision.state) if directory
+           else "no folder for the hook's state: give --receipts DIR")
+    if not why:
+        return decision
+    notes.append(f"the hook's state was not saved: {why}")
+    return stop_hook.unrecorded(decision, why)
+
+
+def _check_all(options, claims, turns, started):
     """Every claim's Outcome, asked together (pair.claim.check_claims: one menu for all the
     claims, model A's questions then model B's, the server reusing what they share) within
     the hook's budget; a claim left when it runs out says so."""
-    deadline = started + args.budget - MIN_CALL_SECONDS
-    settings = args.settings.replace(concurrent=False)
+    deadline = started + options.budget - MIN_CALL_SECONDS
+    settings = options.settings.replace(concurrent=False)
     try:
         checked = check_claims([claim.text for claim in claims], turns, settings,
                                deadline=deadline)
@@ -203,32 +216,27 @@ def _check_all(args, claims, turns, started):
             else stop_hook.Outcome(claim, error=one.error) for claim, one in zip(claims, checked)]
 
 
-def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log, notes):
+def _keep(options, stop, outcomes, decision, waited, notes):
     """Save one record per claim checked (at most MAX_CLAIMS) and feed the ledger. The
     decision's count is already kept, so a record or a ledger that cannot be written
     changes nothing but is said, to the person too. Returns whether all were saved."""
-    run = records.new_run_id()
-    log_name = display_name(path)
-    log_sha = log.sha256 if log is not None else _file_sha256(path)
-    ledger = args.ledger
+    log = waited[0]
     failures = []
     for index, outcome in enumerate(outcomes, 1):
         error = outcome.error or ("; ".join(f"model {m.arm}: {m.error}"
                                             for m in outcome.result.failed)
                                   if outcome.result and outcome.result.failed else None)
-        block = records.hook_block(hook, args.agent, outcome.claim, index, len(outcomes),
-                                   run, split, decision, caught_up, args.not_shown, error)
+        block = records.hook_block(stop, outcome.claim, index, len(outcomes), decision, error)
         if outcome.result is not None:
-            record = records.hook_receipt(outcome.result, block, log_name, log,
-                                          args.settings.max_turns)
+            record = receipt_of(outcome.result, log, "hook", hook=block)
         else:
-            record = records.hook_note(outcome.claim.text, block, log_name, log_sha,
-                                       outcome.decided, outcome.why)
+            record = records.hook_note(outcome, block, display_name(stop.hook.session_path),
+                                       waited.sha256)
         # Receipts go to the ledger too; a note (no model could be asked) is no receipt.
-        into_ledger = ledger if (ledger and outcome.result is not None) else None
+        ledger = options.ledger if outcome.result is not None else None
         try:
-            records.keep(directory, records.record_path(directory, hook, run, index), record,
-                         ledger=into_ledger and (lambda r: append_receipt(into_ledger, r)))
+            records.keep(stop.directory, records.record_path(stop, index), record,
+                         ledger=ledger and (lambda r: append_receipt(ledger, r)))
         except (ReceiptPairError, OSError, ValueError, TypeError) as exc:
             why = error_line(exc) if isinstance(exc, ReceiptPairError) else \
                 records.why_not_saved(exc)
@@ -239,11 +247,3 @@ def _keep(args, directory, hook, outcomes, split, decision, caught_up, path, log
         notes.append(said)
         decision.tell(f"receipt-pair: {said}")
     return not failures
-
-
-def _file_sha256(path):
-    """The sha256 of the session file for a note, or None when it cannot be read."""
-    try:
-        return sha256_bytes(read_bytes(path))
-    except (ReceiptPairError, OSError, ValueError):
-        return None

@@ -1,17 +1,19 @@
-"""The session file as a Stop hook reads it: whether a path can be one, the agent's final
-message in it (plain code per format), and the bounded wait for the file to catch up.
+"""The session file as a Stop hook waits for it: whether a path can be one, and the bounded
+wait for the file to catch up, which leaves the file read once (logs.read_session: its
+turns, sha256 and redactions, and the agent's final message and tool calls). What a
+format's records hold is logs/transcripts/'s; nothing here parses one.
 
 The agents write their session files on their own schedule, so the hook can start before
 the final message (and the commands just before it) are on disk. Nothing here prints.
 """
 
-import json
 import os
 import stat
 import time
 
 from ..errors import InputError
-from ..store.files import decode, read_bytes
+from ..logs import read_session
+from ..store.files import display_name, read_bytes, sha256_bytes
 
 DEFAULT_WAIT = 5.0  # seconds the session file may lag the hook
 POLL = 0.1
@@ -35,157 +37,6 @@ def session_file_problem(path):
     return None
 
 
-def final_message(text, fmt):
-    """(the agent's last message in a session file, whether nothing came after it).
-
-    Plain code per format; a line that does not parse (one still being written) is
-    skipped. (None, False) when the file holds no message of the agent yet, or is in a
-    format this module cannot walk.
-    """
-    last, after = None, False
-    for kind, value in _walk(text, fmt):
-        if kind == "text":
-            if isinstance(value, tuple):  # (message id, text): one message, many lines
-                if last is not None and last[0] == value[0] and not after:
-                    last = (last[0], last[1] + "\n" + value[1])
-                else:
-                    last = value
-            else:
-                last = (None, value)
-            after = False
-        else:
-            after = True
-    return (last[1], not after) if last else (None, False)
-
-
-def tool_calls(text, fmt):
-    """How many tool calls the session file records, by the same walk; None when this
-    module cannot walk the format. Counted apart from the log readers: a session with no
-    tool call at all is one whose claims nothing in it can show (plain code decides it)."""
-    if fmt not in _WALKS:
-        return None
-    return sum(1 for kind, _ in _walk(text, fmt) if kind == "tool")
-
-
-def _walk(text, fmt):
-    """(kind, value) in the session's order: ("text", the agent's words), ("tool", None)
-    for a tool call, ("activity", None) for anything else that follows a message."""
-    walk = _WALKS.get(fmt)
-    if walk is None:
-        return
-    records = _gemini_messages(text) if fmt == "gemini-cli" else _records(text)
-    for record in records:
-        yield from walk(record)
-
-
-def _records(text):
-    for line in text.split("\n"):
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            value = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            yield value
-
-
-def _claude_code_walk(record):
-    kind = record.get("type")
-    message = record.get("message")
-    if kind not in ("assistant", "user") or not isinstance(message, dict):
-        return
-    if record.get("isSidechain") is True:
-        return  # a sub-agent's words in the main file: not the main agent's message
-    content = message.get("content")
-    if kind == "user":
-        yield ("activity", None)  # a tool's result, or the person's next prompt
-        return
-    if isinstance(content, str):
-        content = [{"type": "text", "text": content}]
-    for block in content if isinstance(content, list) else ():
-        if not isinstance(block, dict):
-            continue
-        if block.get("type") == "text" and isinstance(block.get("text"), str) \
-                and block["text"].strip():
-            yield ("text", (message.get("id"), block["text"]))
-        elif block.get("type") == "tool_use":
-            yield ("tool", None)
-
-
-_CODEX_CALLS = ("function_call", "custom_tool_call", "local_shell_call")
-
-
-def _codex_walk(record):
-    payload = record.get("payload")
-    if not isinstance(payload, dict):
-        return
-    item = payload.get("type")
-    if record.get("type") == "response_item":
-        if item == "message" and payload.get("role") == "assistant":
-            parts = [c.get("text") for c in payload.get("content") or ()
-                     if isinstance(c, dict) and c.get("type") in ("output_text", "text")
-                     and isinstance(c.get("text"), str)]
-            if "".join(parts).strip():
-                yield ("text", "".join(parts))
-        elif item in _CODEX_CALLS:
-            yield ("tool", None)
-        elif item in ("message", "function_call_output", "custom_tool_call_output"):
-            yield ("activity", None)
-    elif record.get("type") == "event_msg":
-        if item == "agent_message" and isinstance(payload.get("message"), str) \
-                and payload["message"].strip():
-            yield ("text", payload["message"])
-        elif item == "user_message":
-            yield ("activity", None)
-
-
-def _gemini_messages(text):
-    """The messages of a Gemini CLI session: a JSON document's `messages`, or a JSON Lines
-    file's message lines, the last copy of an id winning in the place of its first, and
-    `$rewindTo` dropping that message and all after it (docs/formats.md, "Gemini CLI")."""
-    try:
-        document = json.loads(text)
-    except ValueError:
-        document = None
-    if isinstance(document, dict):
-        messages = document.get("messages")
-        return [m for m in messages if isinstance(m, dict)] if isinstance(messages, list) \
-            else []
-    kept = {}
-    for record in _records(text):
-        target = record.get("$rewindTo")
-        if isinstance(target, str):
-            ids = list(kept)
-            for dropped in ids[ids.index(target):] if target in ids else ():
-                del kept[dropped]
-        elif isinstance(record.get("id"), str) and isinstance(record.get("type"), str):
-            kept[record["id"]] = record
-    return list(kept.values())
-
-
-def _gemini_walk(message):
-    kind = message.get("type")
-    if kind == "user":
-        yield ("activity", None)
-    if kind != "gemini":
-        return
-    content = message.get("content")
-    if isinstance(content, list):
-        content = "".join(part if isinstance(part, str) else part.get("text") or ""
-                          for part in content if isinstance(part, (str, dict)))
-    if isinstance(content, str) and content.strip():
-        yield ("text", content)
-    calls = message.get("toolCalls")
-    for _ in calls if isinstance(calls, list) else ():
-        yield ("tool", None)
-
-
-_WALKS = {"claude-code": _claude_code_walk, "codex": _codex_walk,
-          "gemini-cli": _gemini_walk}
-
-
 def same_message(expected, found):
     """Whether the session file's last message is the one the hook was told about."""
     if found is None:
@@ -199,33 +50,51 @@ def same_message(expected, found):
 SETTLE = 0.5
 
 
-def wait_for_session(path, fmt, expected, wait, poll=POLL, clock=time.monotonic,
-                     sleep=time.sleep, settle=SETTLE):
-    """(the session file's text, whether it caught up) after at most `wait` seconds.
+class Waited(tuple):
+    """(the session file read once as a logs.LogRead, or None; whether it caught up), with
+    `problem`, why it could not be read when it could not, and `sha256`, that of the bytes
+    read last (None: none could be read)."""
+
+    def __new__(cls, read, caught_up, problem=None, sha256=None):
+        waited = super().__new__(cls, (read, caught_up))
+        waited.problem, waited.sha256 = problem, sha256
+        return waited
+
+
+def wait_for_session(path, fmt, expected, wait, clock=time.monotonic, sleep=time.sleep):
+    """The session file read once (a Waited) after at most `wait` seconds.
 
     The agent writes its session file on its own schedule, so the hook can start before
     the final message (and the commands just before it) are on disk. Caught up means: the
     file's last message is `expected`, or, with no expected message, the file ends with a
     message of the agent. When `expected` is given (the hook's input carries the final
-    message), a file that stays the same for `settle` seconds is not waited for further.
-    The text is None when the file could not be read at all.
+    message), a file that stays the same for SETTLE seconds is not waited for further. The
+    file is read again only when its bytes change, and what it held last is what is kept.
     """
     deadline = clock() + max(0.0, wait)
-    text, since = None, clock()
+    data, since, read, problem = None, clock(), None, None
     while True:
         try:
-            now = decode(read_bytes(path), path)
-        except InputError:
-            now = None
-        if now != text:
-            text, since = now, clock()
-        if text is not None:
-            found, last = final_message(text, fmt)
-            if (same_message(expected, found) if expected is not None else
-                    (found is not None and last)):
-                return text, True
-            if expected is not None and clock() - since >= settle:
-                return text, False
-        if clock() >= deadline:
-            return text, False
-        sleep(min(poll, max(0.0, deadline - clock())))
+            now = read_bytes(path)
+        except InputError as exc:
+            now, read, problem = None, None, str(exc)
+        if now is not None and now != data:
+            read, problem = _read(now, path, fmt)
+            since = clock()
+        data = now
+        found = read.session.final_message if read is not None else None
+        caught_up = same_message(expected, found) if expected is not None else \
+            (found is not None and read.session.final_is_last)
+        settled = data is not None and expected is not None and clock() - since >= SETTLE
+        if caught_up or settled or clock() >= deadline:
+            sha256 = sha256_bytes(data) if data is not None else None
+            return Waited(read, caught_up, problem, sha256)
+        sleep(min(POLL, max(0.0, deadline - clock())))
+
+
+def _read(data, path, fmt):
+    """(the LogRead of the session file's bytes, None) or (None, why it cannot be read)."""
+    try:
+        return read_session(data, display_name(path), fmt), None
+    except InputError as exc:
+        return None, str(exc)

@@ -6,7 +6,8 @@ which key carries what for each. This module reads it (refusing values no agent 
 paths that name no file, fields of any length) and turns the answers to the final
 message's claims into a `StopDecision`: block (with the text the agent reads) or let the
 agent stop (with, maybe, a notice for the person). The session file itself (its final
-message, the wait for it) is session.py. Nothing here prints; cli/hook.py does.
+message, read once by logs/transcripts/, and the wait for it) is session.py. Nothing here
+prints; cli/hook.py does.
 
 The policy, in one place (`decide`):
 - a claim the log contradicts blocks the stop, listing the claim and the deciding quotes;
@@ -31,7 +32,7 @@ from typing import Optional
 
 from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN
 from ..errors import InputError
-from ..store.files import decode, loads_strict
+from ..store.files import decode, display_name, loads_strict, read_bytes
 from .agents import CLAUDE_CODE
 
 NOT_SHOWN_POLICIES = ("block-empty", "block-once", "allow", "block")
@@ -81,6 +82,11 @@ class HookInput:
         return self.session_id + (f".{self.agent_id}" if self.agent_id else "")
 
 
+def read_hook_input(path, agent=CLAUDE_CODE):
+    """The HookInput in the file at `path` ("-": standard input), as `agent` writes it."""
+    return parse_hook_input(read_bytes(path), display_name(path), agent)
+
+
 def parse_hook_input(data, name="the hook input", agent=CLAUDE_CODE):
     """A HookInput from the bytes on the hook's standard input, read with the keys `agent`
     (an agents.Agent) documents; InputError if it is not one."""
@@ -110,31 +116,31 @@ def parse_hook_input(data, name="the hook input", agent=CLAUDE_CODE):
             raise InputError(f"{name}: '{agent.keys[field]}' is not a file's path: {problem}")
         return path or None
 
+    def continued():
+        """Whether the agent says this stop follows one the hook sent back: its flag, or
+        its count of follow-ups so far. An agent that says neither leaves it to the hook's
+        state."""
+        key = agent.keys.get("continued")
+        item = value.get(key, False if agent.continued_by == "flag" else 0) if key else False
+        if agent.continued_by == "count":
+            if isinstance(item, bool) or not isinstance(item, int) or item < 0:
+                raise InputError(f"{name}: '{key}' must be a whole number, 0 or more")
+            return item > 0
+        if not isinstance(item, bool):
+            raise InputError(f"{name}: '{key}' must be true or false")
+        return item
+
     return HookInput(
         event=text_field("event", agent.default_event or agent.events[0]),
         session_id=text_field("session_id", "") or "unknown-session",
         transcript_path=path_field("transcript_path"),
         cwd=text_field("cwd", limit=MAX_PATH_CHARS),
-        stop_hook_active=_continued(value, name, agent),
+        stop_hook_active=continued(),
         last_assistant_message=text_field("message", limit=MAX_MESSAGE_CHARS),
         agent_id=text_field("agent_id"),
         agent_transcript_path=path_field("agent_transcript_path"),
         status=text_field("status"),
     )
-
-
-def _continued(value, name, agent):
-    """Whether the agent says this stop follows one the hook sent back: its flag, or its
-    count of follow-ups so far. An agent that says neither leaves it to the hook's state."""
-    key = agent.keys.get("continued")
-    item = value.get(key, False if agent.continued_by == "flag" else 0) if key else False
-    if agent.continued_by == "count":
-        if isinstance(item, bool) or not isinstance(item, int) or item < 0:
-            raise InputError(f"{name}: '{key}' must be a whole number, 0 or more")
-        return item > 0
-    if not isinstance(item, bool):
-        raise InputError(f"{name}: '{key}' must be true or false")
-    return item
 
 
 def _odd_path(path):

@@ -15,6 +15,8 @@ import json
 import os
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
+
 from . import transcripts
 from ..errors import InputError
 from ..store.files import decode, display_name, json_lines, loads_strict, read_bytes, sha256_bytes
@@ -33,12 +35,15 @@ FORMATS = TURN_FORMATS + transcripts.FORMATS
 
 
 class LogRead(tuple):
-    """(turns, sha256 of the file's bytes), with `redactions`: how many secrets were replaced
-    in the turns (redact.py)."""
+    """(turns, sha256 of the file's bytes), with `redactions`, how many secrets were replaced
+    in the turns (redact.py), and `name`, the file's as a receipt names it. Read by
+    `read_session` from an agent's session file, it also has `session`, what else that one
+    read found (a transcripts.Session: the agent's final message, whether anything came
+    after it, its tool calls; its turns are these)."""
 
-    def __new__(cls, turns, sha256, redactions=0):
+    def __new__(cls, turns, sha256, redactions=0, name=None, session=None):
         read = super().__new__(cls, (turns, sha256))
-        read.redactions = redactions
+        read.redactions, read.name, read.session = redactions, name, session
         return read
 
     @property
@@ -48,6 +53,7 @@ class LogRead(tuple):
     @property
     def sha256(self):
         return self[1]
+
 
 
 def read_log(path, fmt=None, warnings=None, redact=True):
@@ -69,7 +75,33 @@ def read_log(path, fmt=None, warnings=None, redact=True):
     count = 0
     if redact:
         turns, count = redact_turns(turns)
-    return LogRead(turns, sha256, count)
+    return LogRead(turns, sha256, count, display_name(path))
+
+
+def log_notes(read, warnings=()):
+    """The lines a person is told of a log read (a LogRead): anything skipped (`warnings`,
+    as read_log gave them) and how many credentials were replaced."""
+    lines = list(warnings)
+    if read.redactions:
+        lines.append(f"{read.redactions} credential(s) in the log replaced by [REDACTED] "
+                     "before the models saw it")
+    return lines
+
+
+def read_session(data, name, fmt, redact=True):
+    """An agent's session file (its bytes) in format `fmt` (one of transcripts'
+    SESSION_FORMATS), read once: a LogRead of its turns whose `session` says what else the
+    read found. Its turns may be none: the agent made no tool call at all
+    (`session.holds_no_command`), or `session.problem` says why. Anything malformed is an
+    InputError."""
+    if fmt not in FORMATS:
+        raise InputError(f"unknown log format {fmt!r}; known: {', '.join(FORMATS)}")
+    text = decode(data, name)
+    if not text.strip():
+        raise InputError(f"{name}: the log is empty")
+    session = transcripts.read_session(text, name, fmt)
+    turns, count = redact_turns(session.turns) if redact else (session.turns, 0)
+    return LogRead(turns, sha256_bytes(data), count, name, replace(session, turns=turns))
 
 
 def detect_format(text):

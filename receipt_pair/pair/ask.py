@@ -4,7 +4,6 @@
 model after the other). Nothing here prints.
 """
 
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Optional
@@ -61,38 +60,24 @@ class ModelAnswer:
         }
 
 
-class SchemaMemory:
-    """Remembers, per model, that a server refused the JSON-schema constraint."""
-
-    def __init__(self):
-        self._refused = set()
-        self._lock = threading.Lock()
-
-    def allows(self, model):
-        with self._lock:
-            return model not in self._refused
-
-    def refuse(self, model):
-        with self._lock:
-            self._refused.add(model)
-
-
-def ask(client, reader, claim, shown, arm, model, extra=None, schema_memory=None,
-        partner=None):
-    """Ask one model its question(s) once; a failed call is returned as an answer that
-    cannot vouch. `partner` is model A's checked answer, for a reader with roles.
+def ask(client, settings, arm, claim, shown, partner=None):
+    """Ask model `arm` ("A" or "B") of `settings` (checked: their Reader, that model and its
+    extra request fields) its question(s) about `claim` and the turns as the reader showed
+    them, once; a failed call is returned as an answer that cannot vouch. `partner` is model
+    A's checked answer, for a reader with roles.
 
     An unreachable server raises ServerUnreachable instead: there is no answer to keep.
 
     If the server refuses the JSON-schema constraint, the same question is asked once more
-    without it (a different request, recorded as unconstrained), and the refusal is
-    remembered for that model so later questions go unconstrained at once.
+    without it (a different request, recorded as unconstrained), and the client remembers
+    the refusal for that model, so later questions go unconstrained at once.
     """
-    memory = schema_memory or SchemaMemory()
-    schema_sent = memory.allows(model)
+    reader = settings.reader
+    model, extra = settings.model(arm)
+    schema_sent = client.takes_schema(model)
     server = client.server()
     started = time.monotonic()
-    known = dict(arm=arm, model=model, extra=dict(extra or {}), server=server.key,
+    known = dict(arm=arm, model=model, extra=extra, server=server.key,
                  unapplied=tuple(unapplied_settings(server, model)))
     while True:
         bodies = reader.bodies(claim, shown, model, extra, schema_sent, server, partner)
@@ -102,7 +87,7 @@ def ask(client, reader, claim, shown, arm, model, extra=None, schema_memory=None
         except SchemaRefused as exc:
             if not schema_sent:
                 return _failed(known, bodies, schema_sent, exc, started)
-            memory.refuse(model)
+            client.refused_schema(model)
             schema_sent = False
         except ServerUnreachable:
             raise  # nothing was asked: the caller stops, it does not record an answer

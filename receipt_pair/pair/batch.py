@@ -16,7 +16,7 @@ from ..server.client import ServerUnreachable
 from ..errors import MismatchError, ServerError
 from ..answers import CHECKED_KEYS, CheckedAnswer
 from ..readers.menu_words import label_of_reply
-from .ask import SchemaMemory, ask
+from .ask import ask
 
 # Consecutive failed calls after which the server is taken to be failing, not the item.
 MAX_FAILURES_IN_A_ROW = 3
@@ -39,9 +39,9 @@ class Progress:
     note: str = None  # a message that is not about one question (unload, resume)
 
 
-def prepare_answers_file(path, fd, items_sha256, items_count, items_name, config, note):
-    """Start the answers file, or check it fits these questions; return the usable rows by
-    (id, arm).
+def prepare_answers_file(path, fd, header, note):
+    """Start the answers file with `header` (its items record: the items and the run's
+    configuration), or check it fits these questions; return the usable rows by (id, arm).
 
     Called with the file open and locked. Refuses a file made for other items or by another
     configuration: its answers would not be answers to these questions.
@@ -52,21 +52,21 @@ def prepare_answers_file(path, fd, items_sha256, items_count, items_name, config
                             if mended == "ended" else
                             "cut an unfinished last line left by an interrupted run"))
     if os.path.getsize(path) == 0:
-        jsonl.append_record(fd, records.header_record(items_sha256, items_count,
-                                                        items_name, config), path)
+        jsonl.append_record(fd, header, path)
         return {}
-    header, rows, _ = records.read_answers(path)
-    if header is None:
+    found, rows, _ = records.read_answers(path)
+    if found is None:
         raise MismatchError(f"{path}: has no items record; it was not written by batch")
-    if header.get("items_sha256") != items_sha256:
+    items_sha256 = header["items_sha256"]
+    if found.get("items_sha256") != items_sha256:
         raise MismatchError(
             f"{path} holds answers for another items file (sha256 "
-            f"{str(header.get('items_sha256'))[:12]}..., not {items_sha256[:12]}...); "
+            f"{str(found.get('items_sha256'))[:12]}..., not {items_sha256[:12]}...); "
             "use another answers file", cli_hint="give a new --out")
     for key in _CONFIG_KEYS:
-        if header.get(key) != config[key]:
+        if found.get(key) != header[key]:
             raise MismatchError(
-                f"{path} was made with {key} {header.get(key)!r}, not {config[key]!r}; "
+                f"{path} was made with {key} {found.get(key)!r}, not {header[key]!r}; "
                 "use another answers file, or the same settings to resume",
                 cli_hint="give a new --out, or the same options")
     done = {(row["id"], row["arm"]): row for row in rows if not row.get("error")}
@@ -86,23 +86,15 @@ def run_batch(items, items_sha256, out_path, settings, *, client=None, items_nam
     write the system refuses (a full disk) stops the run with an InputError; every answer
     already written is kept, and a second run resumes after it.
     """
-    progress = progress or (lambda event: None)
-
-    def note(message):
-        progress(Progress("", 0, 0, "", "", "", 0.0, 0.0, note=message))
-
     settings = settings.checked()
-    reader = settings.get_reader()
     client = client or settings.client()
-    config = records.run_config(reader, settings.max_turns, settings.model_a,
-                                settings.model_b, dict(settings.extra_a),
-                                dict(settings.extra_b))
+    header = records.header_record(items_sha256, len(items), items_name,
+                                   records.run_config(settings))
     fd = jsonl.open_append(out_path)
     try:
         with jsonl.locked(fd, out_path):
-            done = prepare_answers_file(out_path, fd, items_sha256, len(items), items_name,
-                                        config, note)
-            run = _Run(out_path, fd, client, reader, settings, progress, note)
+            run = _Run(out_path, fd, client, settings, progress or (lambda event: None))
+            done = prepare_answers_file(out_path, fd, header, run.note)
             return run.ask_all(items, done, parallel)
     except OSError as exc:  # only the answers file's writes raise it here
         raise jsonl.cannot_write(out_path, exc, "an answer", kept="the answers already "
@@ -113,13 +105,15 @@ def run_batch(items, items_sha256, out_path, settings, *, client=None, items_nam
 
 
 class _Run:
-    """One batch run: where answers go, whom to ask, with what."""
+    """One batch run: where answers go, whom to ask, with what (checked settings)."""
 
-    def __init__(self, out_path, fd, client, reader, settings, progress, note):
-        self.out_path, self.fd, self.client, self.reader = out_path, fd, client, reader
-        self.settings, self.progress, self.note = settings, progress, note
-        self.memory = SchemaMemory()
+    def __init__(self, out_path, fd, client, settings, progress):
+        self.out_path, self.fd, self.client = out_path, fd, client
+        self.settings, self.reader, self.progress = settings, settings.reader, progress
         self.rendered = {}  # item id -> the turns as shown: each item is rendered once
+
+    def note(self, message):
+        self.progress(Progress("", 0, 0, "", "", "", 0.0, 0.0, note=message))
 
     def shown(self, item):
         if item.id not in self.rendered:
@@ -138,15 +132,15 @@ class _Run:
                                            line=label_of_reply(row.get("reply")))
                     for (item_id, arm), row in done.items() if arm == "A"}
 
-        def question(item, arm, model, extra):
+        def question(item, arm):
             partner = partners.get(item.id) if arm == "B" and reader.partner else None
-            return item, ask(self.client, reader, item.claim, self.shown(item), arm, model,
-                             extra, self.memory, partner=partner)
+            return item, ask(self.client, self.settings, arm, item.claim, self.shown(item),
+                             partner)
 
         try:
-            for index, (arm, model, extra) in enumerate(arms):
+            for index, (arm, model, _) in enumerate(arms):
                 failures = 0
-                jobs = [(item, arm, model, extra) for item in todo[arm]]
+                jobs = [(item, arm) for item in todo[arm]]
                 for item, answer in _in_flight(question, jobs, parallel):
                     jsonl.append_record(self.fd, records.answer_row(
                         item.id, answer, reader, self.settings.max_turns), self.out_path)

@@ -12,27 +12,35 @@ import time
 from dataclasses import dataclass
 from typing import List
 
-from .. import readers
-from .ask import ModelAnswer, SchemaMemory, ask
+from .ask import ModelAnswer, ask
 from ..check.rules import combine
 from ..errors import InputError, ModelCallFailed, ServerError, UsageError
-from ..server.client import ServerUnreachable
 from ..turn import Turn, turn_from_json
 from .settings import Settings
+
+ARMS = ("A", "B")
 
 
 @dataclass
 class ClaimResult:
-    """The pair's answer to one claim, with each model's checked answer."""
+    """The pair's answer to one claim, with each model's checked answer and the (checked)
+    settings it was asked with."""
 
     claim: str
-    rule: str
     answer: str
     quotes: tuple
     models: List[ModelAnswer]
     shown: list  # the turns as the models saw them
-    reader: readers.Reader
+    settings: Settings
     concurrent: bool = False
+
+    @property
+    def rule(self):
+        return self.settings.rule
+
+    @property
+    def reader(self):
+        return self.settings.reader
 
     @property
     def failed(self):
@@ -50,9 +58,11 @@ class ClaimResult:
         }
 
 
-def combine_models(a, b, rule):
-    """The pair's answer for two ModelAnswers; a failed model cannot vouch for anything."""
-    return combine(a.checked, b.checked, rule)
+def combine_models(claim, shown, answers, settings):
+    """The ClaimResult of two ModelAnswers; a failed model cannot vouch for anything."""
+    pair = combine(answers[0].checked, answers[1].checked, settings.rule)
+    return ClaimResult(claim=claim, answer=pair.answer, quotes=pair.quotes, models=answers,
+                       shown=shown, settings=settings)
 
 
 # The keyword arguments check_claim takes besides `settings`, each a Settings field.
@@ -75,54 +85,45 @@ def check_claim(claim, turns, settings=None, *, client=None, keep_failed=False, 
     A model whose call fails cannot vouch for anything, so no answer is given: this raises
     ModelCallFailed (a ServerError) carrying the result with that model's error in its
     row, unless `keep_failed` is true, when the result is returned as it is and its
-    `failed` list names the model.
+    `failed` list names the model. When neither model answered there is no result to
+    keep: the server is at fault, and a ServerError says why, whatever `keep_failed` says.
     """
     if not isinstance(claim, str) or not claim.strip():
         raise UsageError("the claim must be a non-empty string")
     unknown = sorted(set(changes) - set(_FIELDS))
     if unknown:
         raise UsageError(f"check_claim has no setting {unknown[0]!r}")
-    reader = changes.pop("reader", None)
     given = {k: v for k, v in changes.items() if v is not None or k == "concurrent"}
-    settings = (settings or Settings()).replace(**given)
-    if isinstance(reader, readers.Reader):
-        settings = settings.replace(reader=reader.version)
-    elif reader is not None:
-        settings = settings.replace(reader=reader)
-    settings.checked()
-    if not isinstance(reader, readers.Reader):
-        reader = settings.get_reader()
+    settings = (settings or Settings()).replace(**given).checked()
     turns = as_turns(turns)
     client = client or settings.client()
-    return ask_pair(claim, turns, settings, reader, client, keep_failed)
-
-
-def ask_pair(claim, turns, settings, reader, client, keep_failed=False):
-    """The pair's ClaimResult for checked `settings`, `turns` and `reader`."""
-    shown = reader.render(turns, settings.max_turns, claim)
-    memory = SchemaMemory()
-    jobs = settings.models
     concurrent = settings.concurrent
-    if concurrent is None:
-        concurrent = _holds_both(client)
-    if reader.partner:  # roles: B is asked about A's answer, so after it
-        concurrent = False
-        (_, model_a, extra_a), (_, model_b, extra_b) = jobs
-        first = ask(client, reader, claim, shown, "A", model_a, extra_a, memory)
-        answers = [first, ask(client, reader, claim, shown, "B", model_b, extra_b, memory,
-                              partner=first.checked)]
-    elif concurrent:
-        answers = _ask_at_once(client, reader, claim, shown, jobs, memory)
-    else:
-        answers = [ask(client, reader, claim, shown, arm, model, extra, memory)
-                   for arm, model, extra in jobs]
-    pair = combine_models(answers[0], answers[1], settings.rule)
-    result = ClaimResult(claim=claim, rule=settings.rule, answer=pair.answer,
-                         quotes=pair.quotes, models=answers, shown=shown, reader=reader,
-                         concurrent=concurrent)
+    if concurrent is None:  # at once, when the server says it holds both
+        concurrent = client.holds_both()
+    result = ask_pair(claim, turns, settings, client, concurrent)
+    if keep_failed and len(result.failed) == 2:
+        errors = [m.error for m in result.models]
+        raise ServerError(errors[0] if errors[0] == errors[1] else "; ".join(errors))
     if result.failed and not keep_failed:
         raise ModelCallFailed("; ".join(f"model {m.arm} ({m.model}) could not be asked: "
                                         f"{m.error}" for m in result.failed), result)
+    return result
+
+
+def ask_pair(claim, turns, settings, client, concurrent=False):
+    """The pair's ClaimResult for checked `settings` and `turns`, A and B asked at once
+    when `concurrent` (never for a reader with roles)."""
+    shown = settings.reader.render(turns, settings.max_turns, claim)
+    if settings.reader.partner:  # roles: B is asked about A's answer, so after it
+        concurrent = False
+        first = ask(client, settings, "A", claim, shown)
+        answers = [first, ask(client, settings, "B", claim, shown, partner=first.checked)]
+    elif concurrent:
+        answers = _ask_at_once(client, settings, claim, shown)
+    else:
+        answers = [ask(client, settings, arm, claim, shown) for arm in ARMS]
+    result = combine_models(claim, shown, answers, settings)
+    result.concurrent = concurrent
     return result
 
 
@@ -154,7 +155,7 @@ def check_claims(claims, turns, settings=None, *, client=None, deadline=None,
     `deadline` (time.monotonic()) bounds the whole: a claim whose models could not both be
     asked before it gets an error saying so. A server that cannot be reached stops all."""
     settings = (settings or Settings()).checked()
-    reader = settings.get_reader()
+    reader = settings.reader
     turns = as_turns(turns)
     client = client or settings.client()
     claims = list(claims)
@@ -163,29 +164,25 @@ def check_claims(claims, turns, settings=None, *, client=None, deadline=None,
         shared = dict(SHARE_PROMPT) if share_prompt else {}
     else:
         shared = {"cache_prompt": bool(cache_prompt)}
+    asked = settings.replace(extra_a={**settings.extra_a, **shared},
+                             extra_b={**settings.extra_b, **shared})
     shown = [reader.render(turns, settings.max_turns, claim, menu_claims) for claim in claims]
-    memory = SchemaMemory()
     answers = {"A": [None] * len(claims), "B": [None] * len(claims)}
-    for arm, model, extra in settings.models:
+    for arm in ARMS:
         for index, claim in enumerate(claims):
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left < 1 or (arm == "B" and answers["A"][index] is None):
                 continue
             partner = answers["A"][index].checked if arm == "B" and reader.partner else None
             asker = client if left is None else client.with_timeout(min(settings.timeout, left))
-            answers[arm][index] = ask(asker, reader, claim, shown[index], arm, model,
-                                      {**extra, **shared}, memory, partner=partner)
+            answers[arm][index] = ask(asker, asked, arm, claim, shown[index], partner)
     out = []
     for index, claim in enumerate(claims):
         a, b = answers["A"][index], answers["B"][index]
         if a is None or b is None:
             out.append(Checked(claim, error="not checked: the time for this stop ran out"))
-            continue
-        pair = combine_models(a, b, settings.rule)
-        out.append(Checked(claim, ClaimResult(claim=claim, rule=settings.rule,
-                                              answer=pair.answer, quotes=pair.quotes,
-                                              models=[a, b], shown=shown[index],
-                                              reader=reader)))
+        else:
+            out.append(Checked(claim, combine_models(claim, shown[index], [a, b], settings)))
     return out
 
 
@@ -210,17 +207,17 @@ def as_turns(turns):
     return out
 
 
-def _ask_at_once(client, reader, claim, shown, jobs, memory):
+def _ask_at_once(client, settings, claim, shown):
     """Both models at once; an error in either thread is raised here, not lost."""
     answers, errors = [None, None], [None, None]
 
-    def run(index, arm, model, extra):
+    def run(index, arm):
         try:
-            answers[index] = ask(client, reader, claim, shown, arm, model, extra, memory)
+            answers[index] = ask(client, settings, arm, claim, shown)
         except BaseException as exc:  # re-raised below, in the caller's thread
             errors[index] = exc
 
-    threads = [threading.Thread(target=run, args=(i,) + job) for i, job in enumerate(jobs)]
+    threads = [threading.Thread(target=run, args=(i, arm)) for i, arm in enumerate(ARMS)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -229,12 +226,3 @@ def _ask_at_once(client, reader, claim, shown, jobs, memory):
         if error is not None:
             raise error
     return answers
-
-
-def _holds_both(client):
-    try:
-        return client.capacity() >= 2
-    except ServerUnreachable:
-        raise
-    except (ServerError, AttributeError):
-        return False

@@ -1,24 +1,45 @@
-"""A receipt kept: built from a pair's answer and the log it read, written to a file and/or
-appended to a ledger. `check --save`, `gate` and the Python API keep receipts here; the
-Stop hook keeps its own records (hooks/records.py) in the same receipt format."""
+"""A receipt kept: built from a pair's answer (which holds the settings it was asked with)
+and the log it read, written to a file and/or appended to a ledger. `check --save`, `gate`
+and the Python API keep receipts here; the Stop hook builds its own records with
+`receipt_of` (hooks/records.py) and keeps them in its folder."""
+
+from dataclasses import dataclass
+from typing import Callable, Optional
 
 from ..server.request import SETTINGS
-from ..store.ledger import append_receipt
 from ..store.jsonl import write_json_atomic
+from ..store.ledger import append_receipt
 from ..store.records import build_receipt
 
 
-def keep_receipt(result, log_name, log, max_turns, *, save=None, ledger=None, redact=True,
-                 witness=None, made_by="check", gate=None, note=None):
-    """(the receipt, the ledger entry or None): the receipt of `result` for `log` (a
-    logs.LogRead), written to `save` and/or appended to `ledger`. Nothing is built when
-    neither is given: (None, None). `note` gets a line for anything the ledger mended."""
-    if not save and not ledger:
-        return None, None
-    redaction = {"on": bool(redact), "count": getattr(log, "redactions", 0)}
-    receipt = build_receipt(result, log_name, log.sha256, max_turns, dict(SETTINGS), witness,
-                            made_by, gate, redaction)
-    if save:
-        write_json_atomic(save, receipt, "the receipt")
-    entry = append_receipt(ledger, receipt, note=note) if ledger else None
-    return receipt, entry
+def receipt_of(result, log, made_by="check", **blocks):
+    """The receipt of `result` (a ClaimResult) for `log` (a logs.LogRead, which names its
+    file), made by `made_by`; `blocks` are what else it holds (store.records.BLOCKS: a
+    `witness`, the `gate`'s decision, the `hook`'s stop), each sealed with the rest."""
+    return build_receipt(result, log, dict(SETTINGS), made_by, blocks)
+
+
+@dataclass(frozen=True)
+class Keeper:
+    """Where receipts are kept: the file each is written to (`save`) and the ledger each
+    is appended to (`ledger`), either or both; `note` is told a line for anything the
+    ledger mended."""
+
+    save: Optional[str] = None
+    ledger: Optional[str] = None
+    note: Optional[Callable[[str], None]] = None
+
+    def __bool__(self):
+        return bool(self.save or self.ledger)
+
+    def keep(self, result, log, made_by="check", **blocks):
+        """(the receipt of `result` for `log`, the ledger entry or None), written and
+        appended where this keeper says. Nothing is built when it keeps nothing: (None,
+        None)."""
+        if not self:
+            return None, None
+        receipt = receipt_of(result, log, made_by, **blocks)
+        if self.save:
+            write_json_atomic(self.save, receipt, "the receipt")
+        entry = append_receipt(self.ledger, receipt, note=self.note) if self.ledger else None
+        return receipt, entry

@@ -8,14 +8,16 @@ and whether credentials are redacted when a log is read.
                         base_url="http://127.0.0.1:18080/v1")
     check_claim("the tests pass", turns, settings)
 
-`Settings.from_environment()` starts from RECEIPT_PAIR_BASE_URL, _MODEL_A, _MODEL_B and
-_READER, as the command line does. Every value is checked before any model is asked.
+`Settings.from_environment(**given)` is where the settings are read, once, for the command
+line and for Python alike: what is given, else RECEIPT_PAIR_BASE_URL, _MODEL_A, _MODEL_B and
+_READER, else the defaults. `checked()` checks every value before any model is asked and
+resolves the reader, once, to the Reader the settings then carry.
 """
 
 import dataclasses
 import os
 from dataclasses import dataclass, field
-from typing import Mapping, Optional
+from typing import Mapping, Optional, Union
 
 from .. import readers
 from ..check.render import DEFAULT_MAX_TURNS
@@ -24,6 +26,10 @@ from ..errors import UsageError
 from ..server.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,
                              DEFAULT_TIMEOUT, ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B, Client)
 from ..server.transport import MAX_TIMEOUT
+
+# The settings a user's environment may give, by the variable that gives each.
+ENVIRONMENT = {"base_url": ENV_BASE_URL, "model_a": ENV_MODEL_A, "model_b": ENV_MODEL_B,
+               "reader": readers.ENV_READER}
 
 
 @dataclass(frozen=True)
@@ -34,7 +40,8 @@ class Settings:
     model_b: str = DEFAULT_MODEL_B
     extra_a: Mapping = field(default_factory=dict)  # extra request fields for model A
     extra_b: Mapping = field(default_factory=dict)
-    reader: Optional[str] = None  # a reader version; None: the default reader
+    # A reader version or a Reader (None: the default reader); checked() makes it the Reader.
+    reader: Union[str, readers.Reader, None] = None
     rule: str = DEFAULT_RULE
     max_turns: int = DEFAULT_MAX_TURNS
     base_url: str = DEFAULT_BASE_URL
@@ -46,21 +53,27 @@ class Settings:
     allow_retired: bool = False  # a retired reader, only to re-run a sealed run
 
     @classmethod
-    def from_environment(cls, **changes):
-        """The settings a user's environment gives, with `changes` on top."""
-        given = {"base_url": os.environ.get(ENV_BASE_URL), "model_a": os.environ.get(ENV_MODEL_A),
-                 "model_b": os.environ.get(ENV_MODEL_B),
-                 "reader": os.environ.get(readers.ENV_READER)}
-        return cls(**{k: v for k, v in given.items() if v}, **changes)
+    def from_environment(cls, **given):
+        """The settings `given` (None: not given), each one not given taken from the
+        user's environment where it sets it, else the default."""
+        found = {name: os.environ.get(variable) or None
+                 for name, variable in ENVIRONMENT.items()}
+        given = {name: value for name, value in given.items() if value is not None}
+        return cls(**{name: value for name, value in {**found, **given}.items()
+                      if value is not None})
 
     def replace(self, **changes):
         return dataclasses.replace(self, **changes)
 
     def checked(self):
-        """These settings, each value checked (a UsageError names the first that is not)."""
+        """These settings, each value checked (a UsageError names the first that is not),
+        with the reader they name resolved to its Reader (a retired one only with
+        allow_retired; a Reader given is kept as given, once its version is known)."""
         if self.rule not in RULES:
             raise UsageError(f"unknown rule {self.rule!r}; known: {', '.join(RULES)}")
-        self.get_reader()
+        given = self.reader
+        version = given.version if isinstance(given, readers.Reader) else given
+        reader = readers.get_reader(version, replay=self.allow_retired)
         if isinstance(self.max_turns, bool) or not isinstance(self.max_turns, int) \
                 or self.max_turns < 1:
             raise UsageError(f"max_turns must be a whole number of at least 1, not "
@@ -70,18 +83,24 @@ class Settings:
                 raise UsageError(f"the extra request fields of model {arm} must be a mapping")
         if not (isinstance(self.timeout, (int, float)) and 0 < self.timeout <= MAX_TIMEOUT):
             raise UsageError(f"timeout must be more than 0 and at most {MAX_TIMEOUT:g} s")
-        return self
-
-    def get_reader(self):
-        """The Reader these settings name (a retired one only with allow_retired)."""
-        return readers.get_reader(self.reader, replay=self.allow_retired)
+        return self.replace(reader=given if isinstance(given, readers.Reader) else reader)
 
     def client(self):
         """A client of the server these settings name."""
         return Client(self.base_url, timeout=self.timeout, allow_remote=self.allow_remote)
 
     @property
+    def reader_version(self):
+        """The version of the reader these settings name (None: the default reader)."""
+        return self.reader.version if isinstance(self.reader, readers.Reader) else self.reader
+
+    @property
     def models(self):
         """(arm, model, extra fields) of A and B."""
         return (("A", self.model_a, dict(self.extra_a)), ("B", self.model_b,
                                                             dict(self.extra_b)))
+
+    def model(self, arm):
+        """(model, extra fields) of `arm`, "A" or "B"."""
+        return (self.model_a, dict(self.extra_a)) if arm == "A" else \
+            (self.model_b, dict(self.extra_b))

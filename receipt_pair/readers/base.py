@@ -14,15 +14,11 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from ..answers import LOW_CONFIDENCE, NOT_SHOWN, OK, CheckedAnswer
-from ..check import evidence
 from ..check.quote import CHECKS, CURRENT_CHECK, check_reply
 from ..check.render import DEFAULT_MAX_TURNS
-from ..legacy import evidence_c1, evidence_c2
 from ..server.request import build_body
 from .menu import CURRENT_MENU, MENUS
-
-# The words each version of the quote check reads lines by (the sealed ones are frozen).
-VOCABULARIES = {"c1": evidence_c1, "c2": evidence_c2, "c3": evidence}
+from .vocabulary import vocabulary
 
 
 @dataclass(frozen=True)
@@ -86,7 +82,7 @@ class Reader:
 
     def check_reply(self, reply_text, shown):
         """The quote check this reader's answers are judged by (one reply, one question)."""
-        return check_reply(reply_text, shown, self.check, VOCABULARIES[self.check])
+        return check_reply(reply_text, shown, self.check, vocabulary(self.check))
 
     def judge(self, replies, shown, confidence=None):
         """The checked answer from this model's replies ({question name: raw text}), and the

@@ -21,10 +21,10 @@ import dataclasses
 import re
 
 from ..check import attempts, commands, evidence, kinds
-from ..legacy import evidence_c2
 from . import facts
 from ..check.commands import is_viewer, program_of as _program
 from ..check.render import ShownTurn, cut_middle, readable, status_lines
+from .vocabulary import vocabulary
 
 # What the menu may hold: lines in all, lines per turn, characters in all.
 MAX_LINES = 30
@@ -145,7 +145,7 @@ MAX_KEPT_FAILURES = 12
 def pick_lines(claim, turns, version=CURRENT_MENU):
     """{turn index: sorted line indices} of the lines the menu shows, within its budget."""
     m1 = version == "m1"
-    read = _Lines(claim_words(claim), evidence_c2 if m1 else evidence)
+    read = _Lines(claim_words(claim), vocabulary("c2") if m1 else evidence)
     latest = {}
     for index, turn in enumerate(turns):
         latest[_signature(turn.cmd)] = index

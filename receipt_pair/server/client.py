@@ -60,7 +60,8 @@ class Client(Transport):
     """One model server. Every method either returns data or raises ServerError.
 
     Safe to share between threads: each call opens its own connection, and what is learnt
-    about the server (its kind, its models' whereabouts) is cached under a lock.
+    about the server (its kind, its models' whereabouts, the models whose reply schema it
+    refused) is cached under a lock.
     """
 
     def __init__(self, base_url=DEFAULT_BASE_URL, timeout=DEFAULT_TIMEOUT, allow_remote=False,
@@ -75,6 +76,7 @@ class Client(Transport):
         self._lock = threading.RLock()
         self._health = None
         self._local_models = {}  # model -> True once shown to run here
+        self._schema_refused = set()  # models the server would not constrain to a schema
 
     def with_timeout(self, timeout):
         """This client, with what it learnt of the server, bounding one call by `timeout`
@@ -82,6 +84,17 @@ class Client(Transport):
         other = copy.copy(self)
         other.timeout = max(0.1, float(timeout))
         return other
+
+    def takes_schema(self, model):
+        """Whether a request for `model` may carry the reply's JSON schema: until the
+        server refuses it once (`refused_schema`), it may."""
+        with self._lock:
+            return model not in self._schema_refused
+
+    def refused_schema(self, model):
+        """Remember that the server refused the reply schema for `model`."""
+        with self._lock:
+            self._schema_refused.add(model)
 
     # -- chat ---------------------------------------------------------------------------
 
@@ -271,6 +284,16 @@ class Client(Transport):
             limit = props.get("max_instances") if isinstance(props, dict) else None
         return limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 \
             else 1
+
+    def holds_both(self):
+        """Whether the server says it holds two models at once (False when it cannot say);
+        an unreachable server is a ServerUnreachable."""
+        try:
+            return self.capacity() >= 2
+        except ServerUnreachable:
+            raise
+        except ServerError:
+            return False
 
     def slots(self):
         """How many requests one llama-server model serves at once (its /props total_slots).

@@ -38,16 +38,18 @@ def utc_now():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def run_config(reader, max_turns, model_a, model_b, extra_a, extra_b):
-    """What must stay the same for two runs to share an answers file. (Answers files made
-    before the check and the menu were recorded were made with the reader's sealed ones.)"""
+def run_config(settings):
+    """What must stay the same for two runs to share an answers file, from a run's checked
+    settings (pair.Settings). (Answers files made before the check and the menu were
+    recorded were made with the reader's sealed ones.)"""
+    reader = settings.reader
     return {
         "reader": reader.version,
         "reader_fingerprint": reader.fingerprint,
         **reader.versions,
-        "max_turns": max_turns,
-        "models": {"A": model_a, "B": model_b},
-        "extra": {"A": extra_a or {}, "B": extra_b or {}},
+        "max_turns": settings.max_turns,
+        "models": {"A": settings.model_a, "B": settings.model_b},
+        "extra": {"A": dict(settings.extra_a), "B": dict(settings.extra_b)},
     }
 
 
@@ -144,26 +146,36 @@ def canonical_sha256(record, leave_out):
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def build_receipt(result, log_name, log_sha256, max_turns, settings, witness=None,
-                  made_by="check", gate=None, redaction=None):
+# What a receipt may hold besides the check itself, in this order: the witness run it
+# pins, the gate's decision, the Stop hook's stop.
+BLOCKS = ("witness", "gate", "hook")
+
+
+def build_receipt(result, log, settings, made_by="check", blocks=None):
     """The whole receipt of one check, enough to re-derive its answer offline.
 
-    `witness`: the witness block (the record it pins and what it says); `gate`: the gate's
-    decision ({"program", "runs", "status", "dry_run"}). The receipt ends with the sha256
-    of everything else in it: an edit made without recomputing it is caught. (That is not
-    proof against someone who recomputes it; keep receipts in a ledger for that.)
+    `result`: the pair's answer (pair.ClaimResult), which holds the settings it was asked
+    with; `log`: the log as read (logs.LogRead: its name, sha256 and redactions);
+    `settings`: the fixed request settings. `blocks`: what else it holds, by name (BLOCKS):
+    the witness block (the record it pins and what it says), the gate's decision
+    ({"program", "runs", "status", "dry_run"}), the hook's stop. The receipt ends with the
+    sha256 of everything else in it: an edit made without recomputing it is caught. (That
+    is not proof against someone who recomputes it; keep receipts in a ledger for that.)
     """
+    unknown = set(blocks or {}) - set(BLOCKS)
+    if unknown:
+        raise ValueError(f"a receipt holds no {sorted(unknown)[0]!r} block")
     receipt = {
         "schema": RECEIPT_SCHEMA,
         "package_version": __version__,
         "time": utc_now(),
         "made_by": made_by,
         "claim": result.claim,
-        "log": {"file": log_name, "sha256": log_sha256},
+        "log": {"file": log.name, "sha256": log.sha256},
         # Whether credentials were replaced when the log was read, and how many: the turns
         # below are the redacted ones, the sha256 above is the file's own.
-        "redaction": redaction or {"on": False, "count": 0},
-        "max_turns": max_turns,
+        "redaction": {"on": bool(result.settings.redact), "count": log.redactions},
+        "max_turns": result.settings.max_turns,
         # Everything the reader read (a menu reader reads the whole log), so that the
         # receipt re-derives from itself.
         "turns": [t.to_json() for t in result.shown.turns],
@@ -182,10 +194,9 @@ def build_receipt(result, log_name, log_sha256, max_turns, settings, witness=Non
     if getattr(result.shown, "menu_claims", None):
         # The menu was picked for a stop's claims together: replay picks it the same way.
         receipt["menu_claims"] = list(result.shown.menu_claims)
-    if witness is not None:
-        receipt["witness"] = witness
-    if gate is not None:
-        receipt["gate"] = gate
+    for name in BLOCKS:
+        if (blocks or {}).get(name) is not None:
+            receipt[name] = blocks[name]
     receipt["receipt_sha256"] = canonical_sha256(receipt, "receipt_sha256")
     return receipt
 

@@ -80,6 +80,15 @@ class CheckClaim(unittest.TestCase):
         self.assertEqual(kept.answer, "not shown")
         self.assertEqual(kept.models[1].checked.code, "call_failed")
 
+    def test_no_model_answering_is_a_server_error_even_when_failures_are_kept(self):
+        with FakeServer() as fake:
+            fake.script("qa", Reply(500, {"error": "out of memory"}))
+            fake.script("qb", Reply(500, {"error": "out of memory"}))
+            with self.assertRaises(ServerError) as caught:
+                self.check(fake, keep_failed=True)
+        self.assertNotIsInstance(caught.exception, ModelCallFailed)
+        self.assertIn("out of memory", str(caught.exception))
+
     def test_server_down_is_a_server_error(self):
         from receipt_pair import check_claim
 

@@ -11,6 +11,8 @@ from tests.helpers import ROOT
 
 PACKAGE = os.path.join(ROOT, "receipt_pair")
 MAX_LINES = 420  # "about 400": a module longer than this holds more than one thing
+MAX_OVER_SIX = 5  # functions of more than 6 parameters (none may have more than 8)
+MAX_HANDLER_LINES = 30  # a command's _cmd_x: parse, call the library, print
 
 
 def package_modules():
@@ -46,17 +48,19 @@ def top_level_imports(dotted, path):
 # goes from the folder names; this table keeps the floors from drifting.
 TOP = {"receipt_pair.__version__", "receipt_pair.errors", "receipt_pair.turn",
        "receipt_pair.answers"}
+# legacy/ is imported by no layer: readers/ loads its frozen words by name, only to replay
+# what a retired reader or a sealed check answered.
 LAYERS = {
     "check": set(),
     "legacy": {"check"},
     "store": set(),
     "server": set(),
     "logs": {"store"},
-    "readers": {"check", "legacy", "server"},
-    "pair": {"check", "legacy", "store", "server", "logs", "readers"},
-    "audit": {"check", "legacy", "store", "server", "logs", "readers", "pair"},
-    "hooks": {"check", "legacy", "store", "server", "logs", "readers", "pair", "audit"},
-    "cli": {"check", "legacy", "store", "server", "logs", "readers", "pair", "audit", "hooks"},
+    "readers": {"check", "server"},
+    "pair": {"check", "store", "server", "logs", "readers"},
+    "audit": {"check", "store", "server", "logs", "readers", "pair"},
+    "hooks": {"check", "store", "server", "logs", "readers", "pair", "audit"},
+    "cli": {"check", "store", "server", "logs", "readers", "pair", "audit", "hooks"},
 }
 
 
@@ -109,14 +113,78 @@ class Layout(unittest.TestCase):
             with self.subTest(module=name):
                 self.assertLessEqual(lines, MAX_LINES)
 
+    def test_no_function_takes_too_many_parameters(self):
+        # One settings object travels instead of ten keyword arguments: no function takes
+        # more than 8 parameters (self and cls not counted), and only a few more than 6.
+        counts = {}
+        for name, path in package_modules():
+            with open(path, encoding="utf-8") as handle:
+                tree = ast.parse(handle.read())
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    args = node.args
+                    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+                    names = names[1:] if names[:1] in (["self"], ["cls"]) else names
+                    counts[f"{name}.{node.name}"] = (len(names) + bool(args.vararg)
+                                                     + bool(args.kwarg))
+        self.assertEqual({f: n for f, n in counts.items() if n > 8}, {})
+        self.assertLessEqual(len([f for f, n in counts.items() if n > 6]), MAX_OVER_SIX,
+                             sorted(f for f, n in counts.items() if n > 6))
+
+    def test_command_handlers_only_parse_call_and_print(self):
+        # What a command does is in the library, reachable from Python; its handler in
+        # cli/ parses, calls and prints, in a few lines.
+        for name, path in package_modules():
+            if not name.startswith("receipt_pair.cli"):
+                continue
+            with open(path, encoding="utf-8") as handle:
+                tree = ast.parse(handle.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.FunctionDef) and node.name.startswith("_cmd_"):
+                    with self.subTest(handler=f"{name}.{node.name}"):
+                        self.assertLessEqual(node.end_lineno - node.lineno + 1,
+                                             MAX_HANDLER_LINES)
+
     def test_pair_rules_load_no_reader_or_terminal_code(self):
         code = ("import sys, receipt_pair.check.rules; "
                 "print(' '.join(sorted(m for m in sys.modules if m.startswith('receipt_pair'))))")
         out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                              text=True, check=True).stdout.split()
         self.assertEqual(out, ["receipt_pair", "receipt_pair.answers", "receipt_pair.check",
-                               "receipt_pair.check.rules", "receipt_pair.legacy",
-                               "receipt_pair.legacy.aliases"])
+                               "receipt_pair.check.rules"])
+
+    def test_the_live_readers_load_nothing_of_legacy(self):
+        # legacy/ holds the frozen words of retired readers and sealed checks, loaded only
+        # to replay them: asking with the default reader, or with v6, must not load it.
+        code = """
+import json, sys
+import receipt_pair.pair.claim, receipt_pair.readers
+from receipt_pair import check_claim
+from tests.fakeserver import FakeServer, answer
+
+LINE = "1a2b3c4..5d6e7f8  main -> main"
+TURNS = [{"cmd": "git push origin main", "output": "To origin\\n   " + LINE}]
+
+def reply(body):
+    content = body["messages"][-1]["content"]
+    if "<turn id=" in content:  # v6: the quote copied
+        return answer("shown", "T1", LINE)
+    label = next(line.split(":", 1)[0] for line in content.splitlines()
+                 if line.startswith("L") and line.endswith(LINE))
+    return json.dumps({"verdict": "shown", "line": label, "reason": "pushed"})
+
+with FakeServer() as fake:
+    fake.default = reply
+    for reader in ("f2", "v6"):
+        result = check_claim("I pushed main", TURNS, reader=reader, model_a="qa",
+                             model_b="qb", base_url=fake.base_url)
+        assert result.answer == "shown", (reader, result.to_dict())
+print(" ".join(sorted(m for m in sys.modules if m.startswith("receipt_pair.legacy"))))
+"""
+        done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                              text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout.split(), [])
 
 
 if __name__ == "__main__":

@@ -17,12 +17,18 @@ from receipt_pair.server.client import (Client, SchemaRefused, ServerUnreachable
                                  check_base_url)
 from receipt_pair.errors import ServerError, UsageError
 from receipt_pair.logs import Turn
-from receipt_pair.pair.claim import SchemaMemory, ask
+from receipt_pair.pair.claim import ask
+from receipt_pair.pair.settings import Settings
 
 from tests.fakeserver import FakeServer, Reply, answer, chat_response, raw_numbers
 from tests.helpers import closed_port
 
 TURNS = [Turn("git push origin main", "To origin\n   a1..b2  main -> main")]
+
+
+def v1(**fields):
+    """Checked settings that ask with reader v1 (retired: these tests pin its bodies)."""
+    return Settings(reader=READER_V1, allow_retired=True, **fields).checked()
 
 
 class RequestBodies(unittest.TestCase):
@@ -31,7 +37,7 @@ class RequestBodies(unittest.TestCase):
             client = Client(fake.base_url)
             shown = render_turns(TURNS)
             fake.script("qwen", answer("shown", "T1", "a1..b2  main -> main"))
-            ask(client, READER_V1, "pushed main", shown, "A", "qwen", {"top_k": 40, "x": 1})
+            ask(client, v1(model_a="qwen", extra_a={"top_k": 40, "x": 1}), "A", "pushed main", shown)
             body = fake.chats("qwen")[0]
         self.assertEqual(body["model"], "qwen")
         for key, value in SETTINGS.items():
@@ -59,7 +65,7 @@ class RequestBodies(unittest.TestCase):
             client = Client(fake.base_url)
             shown = render_turns(TURNS)
             for model in ("Gemma-4-E4B-it-GGUF", "gemma3-270m", "Qwen3-4B-Instruct-2507-GGUF"):
-                ask(client, READER_V1, "c", shown, "B", model)
+                ask(client, v1(model_b=model), "B", "c", shown)
             bodies = {b["model"]: b for b in fake.chats()}
         self.assertEqual(bodies["Gemma-4-E4B-it-GGUF"]["chat_template_kwargs"],
                          {"enable_thinking": False})
@@ -81,10 +87,9 @@ class SchemaFallback(unittest.TestCase):
                                                        "not supported", "type": "invalid"}})
             fake.script("m", refusal, answer("not_shown"), answer("not_shown"))
             client = Client(fake.base_url)
-            memory = SchemaMemory()
             shown = render_turns(TURNS)
-            first = ask(client, READER_V1, "c", shown, "A", "m", None, memory)
-            second = ask(client, READER_V1, "c", shown, "A", "m", None, memory)
+            first = ask(client, v1(model_a="m"), "A", "c", shown)
+            second = ask(client, v1(model_a="m"), "A", "c", shown)
             bodies = fake.chats("m")
         self.assertEqual(len(bodies), 3)
         self.assertIn("response_format", bodies[0])
@@ -97,8 +102,8 @@ class SchemaFallback(unittest.TestCase):
     def test_other_400_is_not_taken_for_a_schema_refusal(self):
         with FakeServer() as fake:
             fake.script("m", Reply(400, {"error": "context length exceeded"}))
-            answer_ = ask(Client(fake.base_url), READER_V1, "c", render_turns(TURNS),
-                          "A", "m")
+            answer_ = ask(Client(fake.base_url), v1(model_a="m"), "A", "c",
+                          render_turns(TURNS))
             self.assertEqual(len(fake.chats("m")), 1)
         self.assertIn("context length exceeded", answer_.error)
         self.assertEqual(answer_.checked.code, CALL_FAILED)
@@ -139,7 +144,7 @@ class ServerErrors(unittest.TestCase):
             client.chat({"model": "m", "messages": []})
         self.assertIn("connection refused", str(caught.exception))
         with self.assertRaises(ServerUnreachable):
-            ask(client, READER_V1, "c", render_turns(TURNS), "A", "m")
+            ask(client, v1(model_a="m"), "A", "c", render_turns(TURNS))
 
     def test_loading_503_is_waited_out(self):
         with FakeServer() as fake:

@@ -159,6 +159,13 @@ class LedgerExpiry(TempDirTest):
         self.assertEqual([j["status"] for j in judged], [EXPIRED, EXPIRED])
         self.assertIn("cannot be read now", judged[0]["reasons"][0])
         self.assertEqual(json.loads(out)["differences"], [])  # the chain itself holds
+        # the same from Python
+        from receipt_pair import check_ledger
+
+        with open(ledger, "rb") as handle:
+            check = check_ledger(handle.read(), expiry=True)
+        self.assertEqual({"ledger": ledger, **check.to_dict()}, json.loads(out))
+        self.assertFalse(check.ok)
 
 
 if __name__ == "__main__":

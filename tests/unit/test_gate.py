@@ -116,6 +116,28 @@ class Gate(TempDirTest):
         self.assertIn("dry run, so nothing runs:", self.last_line(out))
         self.assertIn("--force", self.last_line(out))
 
+    def test_the_same_gate_from_python(self):
+        from receipt_pair import GateOptions, Keeper, Settings, gate
+
+        receipt = self.path("receipt.json")
+        with FakeServer() as fake:
+            fake.script("qa", SHOWN)
+            fake.script("qb", SHOWN)
+            settings = Settings(model_a="qa", model_b="qb", base_url=fake.base_url)
+            gated = gate(CLAIM, LOG, self.action, GateOptions(settings, Keeper(receipt)))
+        self.assertEqual((gated.result.answer, gated.decision.runs), ("shown", True))
+        self.assertFalse(os.path.exists(self.marker))  # nothing runs before run()
+        with open(receipt, encoding="utf-8") as handle:
+            self.assertEqual(json.load(handle)["gate"]["runs"], True)  # kept before
+        self.assertEqual(gated.run(), (7, None))
+        self.assertTrue(os.path.exists(self.marker))
+        with FakeServer() as fake:
+            fake.script("qa", NOT)
+            fake.script("qb", NOT)
+            settings = Settings(model_a="qa", model_b="qb", base_url=fake.base_url)
+            gated = gate(CLAIM, LOG, ["no-such-program-xyz"], GateOptions(settings))
+        self.assertEqual(gated.run(), (3, None))  # not shown: it does not run
+
     def test_only_r2_and_r3(self):
         status, _, err = self.gate(SHOWN, NOT, "--rule", "r1")
         self.assertEqual(status, 2)

@@ -12,14 +12,18 @@ import io
 import json
 import os
 import re
+import shlex
 import shutil
 import sys
 import threading
 import time
 from unittest import mock
 
+from receipt_pair import Settings
+from receipt_pair.cli import build_parser
+from receipt_pair.cli.hook import hook_options
 from receipt_pair.hooks import records as hook_records
-from receipt_pair.cli.hook import install_snippet
+from receipt_pair.hooks.options import HookOptions, hook_command, install_snippet
 from receipt_pair.errors import InputError
 from receipt_pair.hooks.agents import AGENTS
 from receipt_pair.hooks.stop import MAX_CLAIMS, HookState, StopDecision, parse_hook_input
@@ -779,6 +783,23 @@ class Shapes(HookTest):
                                      "--model-a", "A", "--model-b", "B")
         self.assertEqual((status, out), (0, ""))
 
+    def test_the_session_file_is_read_once(self):
+        # Its turns, the final message, the count of tool calls and the sha256 all come
+        # from one read (a file that has caught up is not read again).
+        hook_input = self.session("codex", GREEN)
+        path = read_json(hook_input)["transcript_path"]
+        real_open, opened = open, []
+
+        def counting_open(file, *args, **kwargs):
+            if file == path:
+                opened.append(args)
+            return real_open(file, *args, **kwargs)
+
+        with mock.patch("builtins.open", counting_open):
+            status, out, err = self.hook("codex", hook_input, models=judge(GREEN_RULES))
+        self.assertEqual((status, out), (0, None), err)
+        self.assertEqual(opened, [("rb",)])
+
     def test_subagent_stop_reads_the_subagents_own_session(self):
         green = self.path("agent.jsonl")
         shutil.copy(GREEN["claude-code"][0], green)
@@ -856,6 +877,26 @@ class Snippets(TempDirTest):
         self.assertIn("--model-a qwen2.5-coder-0.5b", command)
         self.assertIn("--not-shown allow", command)
         self.assertNotIn("--model-b", command)
+
+    def test_the_ledger_and_max_turns_given_are_carried_too(self):
+        ledger = self.path("ledger.jsonl")
+        value, _ = self.snippet("codex", "--ledger", ledger, "--max-turns", "9")
+        command = value["hooks"]["Stop"][0]["hooks"][0]["command"]
+        self.assertIn(f"--ledger {shlex.quote(os.path.abspath(ledger))}", command)
+        self.assertIn("--max-turns 9", command)
+
+    def test_the_command_gives_back_every_option_it_was_made_from(self):
+        options = HookOptions(
+            "gemini-cli", Settings(model_a="qa", model_b="qb", extra_a={"top_k": 1},
+                                   reader="v6", rule="r3", max_turns=9,
+                                   base_url="http://127.0.0.1:18080/v1", timeout=30.0,
+                                   allow_remote=True),
+            not_shown="allow", max_blocks=2, receipts=self.path("r"),
+            ledger=self.path("ledger.jsonl"), wait=1.5, budget=60.0, split="model",
+            split_model="S", block_with="exit2")
+        words = shlex.split(hook_command(options))
+        args = build_parser().parse_args(words[words.index("hook"):])
+        self.assertEqual(hook_options(args), options)
 
     def test_install_snippet_is_a_pure_function(self):
         self.assertEqual(install_snippet("codex", "x")["hooks"]["Stop"][0]["hooks"][0],

@@ -8,6 +8,7 @@ import unittest
 
 from receipt_pair import Settings
 from receipt_pair.audit.replay import replay_receipt
+from receipt_pair.logs import LogRead
 from receipt_pair.pair.claim import check_claims
 from receipt_pair.server.request import SETTINGS
 from receipt_pair.store.records import build_receipt
@@ -47,7 +48,8 @@ class QuickWay(unittest.TestCase):
         first, second = (body["messages"][1]["content"] for body in chats[:2])
         self.assertEqual(first[:first.rindex("Claim:")], second[:second.rindex("Claim:")])
         # each claim's receipt keeps the claims its menu was picked for, and re-derives
-        receipt = build_receipt(checked[1].result, "log", "0" * 64, 6, dict(SETTINGS))
+        receipt = build_receipt(checked[1].result, LogRead(TURNS, "0" * 64, name="log"),
+                                dict(SETTINGS))
         self.assertEqual(receipt["menu_claims"], CLAIMS)
         self.assertEqual(replay_receipt(receipt), [])
 

@@ -12,8 +12,8 @@ from receipt_pair.hooks.claims import Claim
 from receipt_pair.turn import EDIT, Turn
 from receipt_pair.errors import InputError
 from receipt_pair.check.rules import Quote
-from receipt_pair.hooks.session import (final_message, same_message, session_file_problem,
-                                       tool_calls, wait_for_session)
+from receipt_pair.hooks.session import same_message, session_file_problem, wait_for_session
+from receipt_pair.logs.transcripts import read_session
 from receipt_pair.hooks.stop import (MAX_CLAIMS, MAX_NOTICE_CHARS, HookState, Outcome,
                                     bounded, decide, parse_hook_input, unrecorded)
 from tests.helpers import DATA, TempDirTest
@@ -25,6 +25,17 @@ HOOKS = os.path.join(DATA, "hooks")
 def read(path):
     with open(path, encoding="utf-8") as handle:
         return handle.read()
+
+
+def final_message(text, fmt):
+    """The agent's last message in a session file, and whether nothing came after it, as
+    the one read of the file gives them."""
+    session = read_session(text, "session", fmt)
+    return session.final_message, session.final_is_last
+
+
+def tool_calls(text, fmt):
+    return read_session(text, "session", fmt).tool_calls
 
 
 def outcome(answer, text="I pushed it", failed=()):
@@ -172,10 +183,11 @@ class Wait(TempDirTest):
         # file stops changing, the hook reads what there is instead of waiting it out.
         path = self.write("s.jsonl", read(os.path.join(HOOKS, "codex-green.jsonl")))
         clock, sleep, now = self.clock()
-        text, caught_up = wait_for_session(path, "codex", "Something else.", 30, clock=clock,
-                                           sleep=sleep)
+        log, caught_up = wait_for_session(path, "codex", "Something else.", 30, clock=clock,
+                                          sleep=sleep)
         self.assertFalse(caught_up)
-        self.assertIn("session_meta", text)
+        self.assertEqual(log.session.final_message,  # what the file held is what was read
+                         "Pushed fix/parser; the suite is green (7 passed).")
         self.assertGreaterEqual(now[0], 0.5)
         self.assertLess(now[0], 0.8)
 

@@ -26,6 +26,15 @@ class Variants(unittest.TestCase):
             self.assertEqual(reader.version, version)
         self.assertIs(READERS["v1"], READER_V1)
 
+    def test_v6_is_built_from_v1s_frozen_question_word_for_word(self):
+        # v6's words live with it (readers/classic.py); the retired v1 keeps its own frozen
+        # copy in legacy/. The two must never drift: each fingerprint is sealed.
+        from receipt_pair.legacy import classic_words
+        from receipt_pair.readers import classic
+
+        self.assertEqual(classic.INSTRUCTIONS_V1, classic_words.INSTRUCTIONS_V1)
+        self.assertEqual(READER_V1.instructions, classic.INSTRUCTIONS_V1)
+
     def test_constrained_schema_offers_only_real_lines(self):
         shown = render_turns(TURNS)
         schema = lines_schema(shown)

@@ -6,11 +6,18 @@ result, in the order of the calls, with the command, what the tool returned and 
 status when the file records one. The agent's own words never become output. Anything
 malformed is an `InputError` naming the file and the line, record or event.
 docs/formats.md describes every format and the sources it was established from.
+
+`read_session(text, name, fmt)` reads the file of an agent whose stop a hook checks once,
+into a `Session`: its turns, and what the agent itself did (its final message, whether
+anything came after it, how many tool calls it made). Everything that knows a format's
+records is its module here.
 """
+
+from dataclasses import replace
 
 from ...errors import InputError
 from . import (claude_code, codex, gemini_cli, github_actions, mini_swe_agent, openhands, swe_agent)
-from ._common import is_missing, try_loads
+from ._common import Session, is_missing, no_commands, try_loads  # noqa: F401 (read from here)
 
 FORMATS = ("claude-code", "codex", "gemini-cli", "openhands", "mini-swe-agent", "swe-agent",
            "github-actions")
@@ -24,6 +31,10 @@ _READERS = {
     "swe-agent": swe_agent.read,
     "github-actions": github_actions.read,
 }
+
+# The formats whose session files are read whole: the agent's own words and calls too.
+_SESSIONS = {"claude-code": claude_code, "codex": codex, "gemini-cli": gemini_cli}
+SESSION_FORMATS = tuple(_SESSIONS)
 
 # Detection reads at most this many leading JSON Lines records: enough to pass a few
 # metadata lines, few enough to stay cheap on a long session.
@@ -58,6 +69,26 @@ def read_transcript(text, name, fmt):
     if not text.strip():
         raise InputError(f"{name}: the file is empty")
     return reader(text, name)
+
+
+def read_session(text, name, fmt):
+    """The session file `text` in format `fmt` read once, as a Session.
+
+    For the formats of SESSION_FORMATS: its turns, the agent's final message and tool
+    calls, and, where it gives no turn and the agent did not simply make no tool call at
+    all (`holds_no_command`), the `problem` saying so. For another format: its turns alone
+    (an InputError when it holds none, as read_transcript says). For a format no reader
+    knows: nothing at all. Anything malformed is an InputError.
+    """
+    if fmt not in FORMATS:
+        return Session()
+    if fmt not in _SESSIONS:
+        return Session(read_transcript(text, name, fmt))
+    module = _SESSIONS[fmt]
+    session = module.read_session(text[1:] if text.startswith("\ufeff") else text, name)
+    if session.turns or session.holds_no_command:
+        return session
+    return replace(session, problem=no_commands(name, module.LABEL))
 
 
 def _detect_document(document):

@@ -8,6 +8,8 @@ RecursionError through, because a session file is input the user did not write b
 import json
 import re
 import shlex
+from dataclasses import dataclass, field
+from typing import List, Optional
 
 from ...errors import InputError
 from ...store.files import loads_strict
@@ -178,11 +180,71 @@ def tool_summary(name, args):
     return name
 
 
+@dataclass(frozen=True)
+class Session:
+    """An agent's session file read once: its turns (none when it holds no finished tool
+    call), and what the agent itself did: its final message, whether anything came after
+    that message (a tool call, a tool's result, the person's next prompt), and how many
+    tool calls it made. A format whose messages are not read knows none of these."""
+
+    turns: List = field(default_factory=list)
+    final_message: Optional[str] = None
+    final_is_last: bool = False
+    tool_calls: Optional[int] = None
+    # Why the file gives no turn to check a claim against, where it gives none and the
+    # agent did not simply make no tool call (a call still waiting for its result).
+    problem: Optional[str] = None
+
+    @property
+    def holds_no_command(self):
+        """The agent wrote a message and made no tool call at all: nothing in the file can
+        show any claim it makes."""
+        return self.final_message is not None and self.tool_calls == 0
+
+
+_ALONE = object()  # a message written in one record
+
+
+class Said:
+    """What the agent said and did, gathered in the order a session file records it."""
+
+    def __init__(self):
+        self.last, self.after, self.calls, self._of = None, False, 0, _ALONE
+
+    def message(self, text, part_of=_ALONE):
+        """The agent wrote `text`. `part_of`: the id of the message it is a part of, where
+        an agent writes one message over several records (Claude Code): its parts with
+        nothing between them are one message."""
+        if part_of is not _ALONE and part_of == self._of and self.last is not None \
+                and not self.after:
+            self.last += "\n" + text
+        else:
+            self.last = text
+        self._of, self.after = part_of, False
+
+    def call(self):
+        """The agent called a tool."""
+        self.calls += 1
+        self.after = True
+
+    def activity(self):
+        """Anything else after a message: a tool's result, the person's next prompt."""
+        self.after = True
+
+    def session(self, turns):
+        return Session(list(turns), self.last, self.last is not None and not self.after,
+                       self.calls)
+
+
+def no_commands(name, label):
+    """Why a file that holds no finished tool call at all gives no turns."""
+    return f"{name}: the {label} transcript holds no commands (no tool call with a result)"
+
+
 def finish(turns, name, label):
     """The turns, or an error when the file held no finished tool call at all."""
     if not turns:
-        raise InputError(f"{name}: the {label} transcript holds no commands "
-                         "(no tool call with a result)")
+        raise InputError(no_commands(name, label))
     return turns
 
 

@@ -9,7 +9,7 @@ Each line is one record with a `type`. An `assistant` record's `message.content`
 import re
 
 from ...errors import InputError
-from ._common import EDIT, VIEW, finish, get, json_lines, need, text_of, tool_summary, turn
+from ._common import EDIT, VIEW, Said, finish, get, json_lines, need, text_of, tool_summary, turn
 
 LABEL = "Claude Code"
 
@@ -56,11 +56,19 @@ def looks_like(record):
 
 def read(text, name):
     """Turns from the text of a Claude Code session file, in the order of the tool calls."""
+    return finish(read_session(text, name).turns, name, LABEL)
+
+
+def read_session(text, name):
+    """The session file read once (a Session): its turns, in the order of the tool calls,
+    and the main agent's own messages and calls (a sub-agent's, in the same file, are not
+    its own: their tool calls are turns all the same)."""
     calls = []  # (tool_use id, command, tool, started in the background), in order
     seen = set()
     results = {}  # tool_use id -> (output, exit status)
     ids = {}  # tool_use id -> the background task id its result names
     ends = {}  # tool_use id or task id -> the exit status the harness's notice gave it
+    said = Said()
     for number, record in json_lines(text, name):
         where = f"{name} line {number}"
         kind = need(record, "type", str, where)
@@ -70,9 +78,14 @@ def read(text, name):
             continue
         message = need(record, "message", dict, where)
         content = get(message, "content", (str, list), where, default=[])
+        own = record.get("isSidechain") is not True
+        if own and kind == "user":
+            said.activity()  # a tool's result, or the person's next prompt
         if isinstance(content, str):
             if kind == "user":  # words the person typed, or the harness's own notice
                 _notice(content, ends)
+            elif own and content.strip():
+                said.message(content, message.get("id"))
             continue
         task = record.get("toolUseResult")
         task = task.get("backgroundTaskId") if isinstance(task, dict) else None
@@ -89,6 +102,11 @@ def read(text, name):
                     seen.add(call_id)
                     calls.append((call_id, _command(tool, args, block_where), tool,
                                   args.get("run_in_background") is True))
+                if own:
+                    said.call()
+            elif kind == "assistant" and block_type == "text" and own \
+                    and isinstance(block.get("text"), str) and block["text"].strip():
+                said.message(block["text"], message.get("id"))
             elif kind == "user" and block_type == "tool_result":
                 call_id = need(block, "tool_use_id", str, block_where)
                 if call_id not in results:
@@ -100,7 +118,7 @@ def read(text, name):
     turns = [_turn(cmd, tool, background, *results[call_id],
                    ends.get(call_id, ends.get(ids.get(call_id))))
              for call_id, cmd, tool, background in calls if call_id in results]
-    return finish(turns, name, LABEL)
+    return said.session(turns)
 
 
 def _turn(cmd, tool, background, output, exit_status, end=None):

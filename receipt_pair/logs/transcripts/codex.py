@@ -9,7 +9,7 @@ of type `exec_command_end` carries a command's exit code. See docs/formats.md.
 import re
 
 from ...errors import InputError
-from ._common import (EDIT, VIEW, finish, get, json_lines, need, shell_command, status,
+from ._common import (EDIT, VIEW, Said, finish, get, json_lines, need, shell_command, status,
                       text_of, tool_summary, try_loads, turn)
 
 LABEL = "Codex"
@@ -43,10 +43,17 @@ def looks_like(record):
 
 def read(text, name):
     """Turns from the text of a Codex rollout, in the order of the tool calls."""
+    return finish(read_session(text, name).turns, name, LABEL)
+
+
+def read_session(text, name):
+    """The rollout read once (a Session): its turns, in the order of the tool calls, and
+    the agent's own messages and calls."""
     calls = []  # (call_id, command, tool name)
     seen = set()
     outputs = {}  # call_id -> (output, exit status or None, still running)
     ends = {}  # call_id -> (aggregated output, exit status) from exec_command_end
+    said = Said()
     for number, record in json_lines(text, name):
         where = f"{name} line {number}"
         line_type = need(record, "type", str, where)
@@ -54,6 +61,7 @@ def read(text, name):
             continue
         payload = need(record, "payload", dict, where)
         item = payload.get("type")
+        _say(line_type, item, payload, said)
         if line_type == "event_msg":
             if item == "exec_command_end":
                 call_id = need(payload, "call_id", str, where)
@@ -94,7 +102,29 @@ def read(text, name):
         kind = EDIT if _SHELL_PATCH.match(cmd) else KINDS.get(tool)
         turns.append(turn(cmd, output, exit_status, finished=not running, kind=kind,
                           model_text=tool in MODEL_TEXT_TOOLS))
-    return finish(turns, name, LABEL)
+    return said.session(turns)
+
+
+def _say(line_type, item, payload, said):
+    """What one rollout line tells of the agent: its message (as a response item, and again
+    as an `agent_message` event), a call, or anything else after a message."""
+    if line_type == "event_msg":
+        message = payload.get("message")
+        if item == "agent_message" and isinstance(message, str) and message.strip():
+            said.message(message)
+        elif item == "user_message":
+            said.activity()
+    elif item == "message" and payload.get("role") == "assistant":
+        content = payload.get("content")
+        text = "".join(c["text"] for c in content if isinstance(c, dict)
+                       and c.get("type") in ("output_text", "text")
+                       and isinstance(c.get("text"), str)) if isinstance(content, list) else ""
+        if text.strip():
+            said.message(text)
+    elif item in _CALLS:
+        said.call()
+    elif item in ("message",) + _OUTPUTS:
+        said.activity()
 
 
 def _in_session(cmd, output, exit_status, sessions):

@@ -9,8 +9,8 @@ id wins, `$set` and `$rewindTo` lines); and a checkpoint, the raw API history as
 import re
 
 from ...errors import InputError
-from ._common import (EDIT, VIEW, finish, get, is_missing, json_lines, need, text_of,
-                      tool_summary, try_loads, turn)
+from ._common import (EDIT, VIEW, Said, Session, finish, get, is_missing, json_lines, need,
+                      text_of, tool_summary, try_loads, turn)
 
 LABEL = "Gemini CLI"
 SHELL_TOOL = "run_shell_command"
@@ -65,19 +65,29 @@ def looks_like_document(value):
 
 def read(text, name):
     """Turns from a Gemini CLI session (JSON or JSON Lines) or checkpoint file."""
+    return finish(read_session(text, name).turns, name, LABEL)
+
+
+def read_session(text, name):
+    """The file read once (a Session): its turns, in the order of the tool calls, and the
+    agent's own messages and calls (a checkpoint, the raw API history, gives its turns
+    only)."""
     document = try_loads(text)
     if isinstance(document, list):
-        return finish(_checkpoint(document, name), name, LABEL)
+        return Session(_checkpoint(document, name))
+    said = Said()
     if isinstance(document, dict) and "messages" in document:
         messages = need(document, "messages", list, name)
-        return finish(_session(enumerate(messages, 1), name, "message"), name, LABEL)
+        return said.session(_session(enumerate(messages, 1), name, "message", said))
     if not is_missing(document) and not isinstance(document, dict):
         raise InputError(f"{name}: not a Gemini CLI session: the file holds {type(document).__name__}")
-    return finish(_session(_replay(json_lines(text, name), name), name, "line"), name, LABEL)
+    return said.session(_session(_replay(json_lines(text, name), name), name, "line", said))
 
 
 def _replay(records, name):
-    """The messages of a JSON Lines session after updates and rewinds, as (line, message)."""
+    """The messages of a JSON Lines session after updates and rewinds, as (line, message),
+    as Gemini CLI itself reads the file back: a rewind to an id it does not hold drops
+    every message."""
     messages = {}  # id -> (line, message); dicts keep the order of first insertion
     for number, record in records:
         where = f"{name} line {number}"
@@ -94,15 +104,22 @@ def _replay(records, name):
     return list(messages.values())
 
 
-def _session(numbered, name, unit):
+def _session(numbered, name, unit, said):
+    """The turns of a session's messages; `said` (a Said) is told the agent's own."""
     turns = []
     for number, message in numbered:
         where = f"{name} {unit} {number}"
         if not isinstance(message, dict):
             raise InputError(f"{where}: a message must be an object")
+        if message.get("type") == "user":
+            said.activity()
         if message.get("type") != "gemini":
             continue
+        words = _words(message.get("content"))
+        if words.strip():
+            said.message(words)
         for index, call in enumerate(get(message, "toolCalls", list, where, default=[]), 1):
+            said.call()
             call_where = f"{where} tool call {index}"
             if not isinstance(call, dict):
                 raise InputError(f"{call_where}: must be an object")
@@ -114,6 +131,15 @@ def _session(numbered, name, unit):
             failed = _CALL_STATUS.get(call.get("status")) or (ERROR_STATUS if errored else None)
             turns.append(_turn(tool, args, output, call_where, failed))
     return turns
+
+
+def _words(content):
+    """The text of a gemini message's content: a string, or its parts' text."""
+    if isinstance(content, list):
+        return "".join(part if isinstance(part, str) else part.get("text")
+                       if isinstance(part.get("text"), str) else ""
+                       for part in content if isinstance(part, (str, dict)))
+    return content if isinstance(content, str) else ""
 
 
 def _checkpoint(contents, name):
