@@ -4,7 +4,7 @@ an image), commits, merges and tags."""
 import re
 
 from . import events as ev
-from .decision import (contradicted, fits_names, last_of, mentions, named_versions,
+from .decision import (contradicted, last_of, mentions, named_versions,
                        names_token, not_shown, shown)
 
 # -- git -----------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ An outcome is one of:
 """
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 from . import shell
 

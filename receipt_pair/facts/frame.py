@@ -11,7 +11,7 @@ alone cannot show all of it.
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional, Tuple
 
 from . import events as ev

@@ -12,7 +12,7 @@ ones its command gave.
 import re
 
 from . import shell
-from .events import (COMMIT, FAILED, MERGE, NOTHING, PASSED, PUSH, TAG, UNKNOWN, Event,
+from .events import (COMMIT, MERGE, NOTHING, PASSED, PUSH, TAG, UNKNOWN, Event,
                      step_outcome)
 
 # Options of git itself that take a value: `git -C repo push`.

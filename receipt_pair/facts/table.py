@@ -21,7 +21,7 @@ import hashlib
 import json
 
 from . import decide_git, decide_runs, decide_state, events as ev, reading
-from .decision import CONTRADICTED, NOT_SHOWN, RULES, SHOWN, combine  # noqa: F401
+from .decision import RULES, combine
 from .frame import CLEAN, CWD, FILE, HEAD, HEDGED, read_frame
 
 VERSION = "t1"

@@ -16,13 +16,13 @@ is kept: it is the line a receipt quotes.
 
 import re
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Tuple
 
 from . import shell
 from .events import (BACKGROUND, CUT, ECHO, FAILED, MASKED, NOTHING, PASSED, TESTS, UNKNOWN,
                      Event, step_outcome)
 from .endings import CUT_STATUSES, cut_line, failure_line, no_tests_line
-from .summaries import Summary, read_summary  # noqa: F401
+from .summaries import read_summary
 
 # Programs that are test runners themselves.
 RUNNERS = {"pytest", "unittest", "nose", "nose2", "jest", "vitest", "mocha", "ava", "tap",
