@@ -12,7 +12,19 @@ from .frame import SUCCESS
 # -- installs, deploys, migrations ------------------------------------------------------
 
 
+def _missing(frame, log):
+    """The latest run of a program the claim says was installed, when it was not found."""
+    for package in frame.packages:
+        runs = [e for e in log.of(ev.COMMAND) if e.operation.rsplit(" ", 1)[-1] == package]
+        if runs and runs[-1].outcome == ev.FAILED and "not found" in runs[-1].line.lower():
+            return runs[-1]
+    return None
+
+
 def install(frame, log):
+    missing = _missing(frame, log)
+    if missing is not None:
+        return contradicted(frame, "install.missing", missing)
     installs = log.of(ev.INSTALL)
     if not installs:
         if mentions(log, re.compile(r"install|\bsetup\b|\bpip\b|\bnpm\b|\bapt\b|requirements|"

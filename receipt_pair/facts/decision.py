@@ -62,6 +62,8 @@ RULES = {
     "install.done": "the latest install of the claimed packages succeeded",
     "install.failed": "the latest install of the claimed packages failed",
     "install.never-ran": "no command installed anything",
+    "install.missing": "the latest run of the program the claim says was installed was not "
+                       "found",
     "deploy.done": "the latest deploy to the claimed environment succeeded",
     "deploy.failed": "the latest deploy to the claimed environment failed",
     "deploy.dry-run": "every deploy was a dry run",

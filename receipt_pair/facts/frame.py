@@ -317,8 +317,15 @@ def claim_branches(text):
     return found
 
 
+_PACKAGE_BEFORE = re.compile(r"(?:`([^`]+)`|\b([a-z0-9@][\w.@/-]*))(?:\s+(?:package|library|"
+                             r"module|cli|tool))?\s+(?:was|is|were|are|has\s+been|have\s+been)\s+"
+                             r"(?:now\s+|successfully\s+|already\s+)?installed\b", re.I)
+
+
 def _packages(text):
     found = []
+    for match in _PACKAGE_BEFORE.finditer(text):
+        found.append((match.group(1) or match.group(2)).lower())
     for match in _PACKAGE.finditer(text):
         if match.group(1):
             found += [w.strip().lower() for w in re.split(r"[,\s]+", match.group(1)) if w.strip()]

@@ -22,7 +22,7 @@ from ..server.request import build_body
 from .menu import CURRENT_MENU, MENUS
 
 # The words each version of the quote check reads lines by (the sealed ones are frozen).
-VOCABULARIES = {"c1": evidence_c1, "c2": evidence_c2, "c3": evidence}
+VOCABULARIES = {"c1": evidence_c1, "c2": evidence_c2, "c3": evidence, "c4": evidence}
 
 
 @dataclass(frozen=True)

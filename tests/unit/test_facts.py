@@ -2,42 +2,32 @@
 frame, and the decision table, each rule probed both ways (tests/data/facts/decisions.json:
 a case where it must decide, and near cases where it must not)."""
 
-import json
 import unittest
-from pathlib import Path
 
 from receipt_pair.facts import events as ev
 from receipt_pair.facts import reading, shell
 from receipt_pair.facts.frame import FAILURE, HEDGED, MIXED, SUCCESS, read_frame
+from receipt_pair.facts.probes import TABLE_PROBES
 from receipt_pair.facts.table import RULES, decide, fingerprint
 from receipt_pair.facts.text import command_text
-from receipt_pair.turn import Turn, turn_from_json
-
-DATA = Path(__file__).resolve().parent.parent / "data" / "facts"
-CASES = json.loads((DATA / "decisions.json").read_text(encoding="utf-8"))
+from receipt_pair.turn import Turn
 
 
 class Decisions(unittest.TestCase):
-    def test_every_case(self):
-        for case in CASES:
-            with self.subTest(case["name"]):
-                turns = [turn_from_json(t, case["name"]) for t in case["turns"]]
-                decision = decide(case["claim"], turns)
+    def test_every_probe(self):
+        for probe in TABLE_PROBES:
+            with self.subTest(probe.name):
+                decision = decide(probe.claim, list(probe.turns))
                 got = (decision.answer, decision.rule) if decision else (None, None)
-                self.assertEqual(got, (case["answer"], case["rule"]))
+                self.assertEqual(got, (probe.answer, probe.rule))
 
-    def test_every_rule_fires_in_some_case(self):
-        fired = {case["rule"] for case in CASES}
+    def test_every_rule_fires_in_some_probe(self):
+        fired = {probe.rule for probe in TABLE_PROBES}
         self.assertEqual(sorted(set(RULES) - fired), [])
 
-    def test_every_rule_has_a_case_where_it_must_not_fire(self):
-        # The same kind of claim left undecided, or decided by another rule.
-        undecided = [case for case in CASES if case["rule"] is None]
+    def test_every_kind_has_probes_where_nothing_is_decided(self):
+        undecided = [probe for probe in TABLE_PROBES if probe.rule is None]
         self.assertGreaterEqual(len(undecided), 10)
-        families = {case["rule"].split(".")[0] for case in CASES if case["rule"]}
-        both = {case["rule"].split(".")[0] for case in CASES if case["rule"]} & {
-            (case["rule"] or "").split(".")[0] for case in CASES}
-        self.assertEqual(families, both)
 
     def test_a_decision_names_its_line_or_its_event(self):
         turns = [Turn("npx eslint .", "", 0)]
