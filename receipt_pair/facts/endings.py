@@ -65,7 +65,14 @@ _NO_TESTS = re.compile(r"^(?:No tests found|No test files found|no tests ran|"
 
 
 def no_tests_line(lines):
-    """(the line saying the run found no tests, its index) or None."""
+    """(the line saying the run found no tests, its index) or None: a line of one part that
+    found none ("running 0 tests" of cargo's doc-tests, go's "[no test files]" of one
+    package) says nothing when other tests ran."""
+    from .summaries import read_summary
+
+    summary = read_summary(lines)
+    if summary is not None and summary.ran:
+        return None
     for index in range(len(lines) - 1, -1, -1):
         if _NO_TESTS.match(lines[index].strip()):
             return lines[index].strip(), index
