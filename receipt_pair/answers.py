@@ -47,6 +47,7 @@ SHOWN_NOTHING_RAN = "shown_nothing_ran"
 SHOWN_OTHER_TARGET = "shown_other_target"
 CONTRADICTED_OTHER_OPERATION = "contradicted_other_operation"
 QUOTE_NOT_TOOL_OUTPUT = "quote_not_tool_output"
+FACTS_SAY_OTHERWISE = "facts_say_otherwise"  # check c4: the facts read the run otherwise
 LOW_CONFIDENCE = "low_confidence"  # the reader's confidence rule, after the quote check
 CALL_FAILED = "call_failed"  # no reply at all: the model call itself failed
 # One line each, for people reading a checked answer.
@@ -88,6 +89,9 @@ CODE_TEXT = {
                                   "the claimed one",
     QUOTE_NOT_TOOL_OUTPUT: "the quote is text the agent or its harness wrote (a todo list, a "
                            "context block, the echo of a command), not what a tool returned",
+    FACTS_SAY_OTHERWISE: "the facts plain code reads of the log decide otherwise, or read the "
+                         "cited run as showing nothing (it ran nothing, only echoed, was cut "
+                         "off, left running or masked)",
     LOW_CONFIDENCE: "the verdict's probability is below the reader's threshold",
     CALL_FAILED: "the model call failed, so the model cannot vouch",
 }
@@ -98,7 +102,7 @@ REFUSAL_CODES = (
     SHOWN_IN_FAILED_TURN, CONTRADICTED_WITHOUT_FAILURE, SHOWN_SUPERSEDED,
     CONTRADICTED_SUPERSEDED, QUOTE_FROM_UNFINISHED, SHOWN_NOT_DRAWN, SHOWN_NOT_A_RESULT,
     SHOWN_OTHER_OPERATION, SHOWN_DRY_RUN, SHOWN_NOTHING_RAN, SHOWN_OTHER_TARGET,
-    CONTRADICTED_OTHER_OPERATION, QUOTE_NOT_TOOL_OUTPUT,
+    CONTRADICTED_OTHER_OPERATION, QUOTE_NOT_TOOL_OUTPUT, FACTS_SAY_OTHERWISE,
 )
 
 

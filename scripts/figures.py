@@ -44,9 +44,15 @@ def cell(value):
     return (f"{value['k']} of {value['n']} ({100 * value['low']:.0f}-{100 * value['high']:.0f}%)")
 
 
+def arms_of(score):
+    """The arms a score file holds, in ARMS order: a file sealed before an arm existed has
+    none of its figures."""
+    return [arm for arm in ARMS if arm in score["arms"]]
+
+
 def render_score(paths, arm_list=None):
     score = load(paths[0])
-    arms = arm_list or ARMS
+    arms = arm_list or arms_of(score)
     lines = ["| measure | " + " | ".join(arms) + " |", "|---" * (len(arms) + 1) + "|"]
     for key, name in MEASURES:
         lines.append(f"| {name} | " + " | ".join(cell(score["arms"][a][key]) for a in arms) + " |")
@@ -67,10 +73,11 @@ def render_variants(paths):
 
 def render_traps(paths):
     score = load(paths[0])
-    lines = ["| trap | items | " + " | ".join(ARMS) + " |", "|---" * (len(ARMS) + 2) + "|"]
+    arms = arms_of(score)
+    lines = ["| trap | items | " + " | ".join(arms) + " |", "|---" * (len(arms) + 2) + "|"]
     for trap, block in sorted(score["traps"].items()):
         lines.append(f"| {trap} | {block['items']} | " + " | ".join(
-            str(block["arms"][a]["right"]["k"]) for a in ARMS) + " |")
+            str(block["arms"][a]["right"]["k"]) for a in arms) + " |")
     return lines
 
 

@@ -1,4 +1,5 @@
-"""Built-in probes of the quote check and the pair rules, each run both ways.
+"""Built-in probes of the quote check, the pair rules and the facts' decision table, each run
+both ways.
 
 Every rule of the quote check has a known-bad reply it must refuse and a known-good reply it
 must accept; every cell of the pair table is probed under every rule. The probes are counted
@@ -11,6 +12,8 @@ from .. import answers as an
 from ..check.probes import QUOTE_PROBES
 from ..check.quote import check_reply
 from ..check.rules import RULES, TABLE, combine, combine_answers
+from ..facts.probes import TABLE_PROBES
+from ..facts.table import decide
 
 SHOWN, NOT_SHOWN = an.SHOWN, an.NOT_SHOWN
 
@@ -45,6 +48,15 @@ def _probe_rules():
     return results
 
 
+def _probe_table(probe):
+    decision = decide(probe.claim, list(probe.turns))
+    got = (decision.answer, decision.rule) if decision else (None, None)
+    passed = got == (probe.answer, probe.rule)
+    said = f"{got[0]} ({got[1]})" if decision else "left to the models"
+    return Result(f"facts: {probe.name}", passed, said)
+
+
 def run_probes():
-    """Every probe's result, quote check first, then the pair rules."""
-    return [_probe_quote(p) for p in QUOTE_PROBES] + _probe_rules()
+    """Every probe's result: the quote check, the pair rules, then the decision table."""
+    return ([_probe_quote(p) for p in QUOTE_PROBES] + _probe_rules() +
+            [_probe_table(p) for p in TABLE_PROBES])

@@ -8,8 +8,9 @@ so nothing a model invents can become evidence.
 import json
 import re
 
-from . import commands, evidence, fit, seen
-from ..answers import (CONTRADICTED, CONTRADICTED_WITHOUT_FAILURE, EMPTY_QUOTE, INVALID_VERDICT,
+from . import agree, commands, evidence, fit, seen
+from ..answers import (CONTRADICTED, CONTRADICTED_WITHOUT_FAILURE, EMPTY_QUOTE, FACTS_SAY_OTHERWISE,
+                      INVALID_VERDICT,
                       MODEL_NOT_SHOWN, NOT_SHOWN, OK, QUOTE_AFTER_FORGED_FENCE,
                       QUOTE_FROM_COMMAND, QUOTE_FROM_OTHER_TURN, QUOTE_FROM_UNFINISHED,
                       QUOTE_IS_INSTRUCTION, QUOTE_NOT_FOUND, QUOTE_TOO_SHORT,
@@ -131,9 +132,10 @@ def _as_text(value):
 # failed turn being one with a recorded exit status; c3 (current) lets the latest attempt
 # decide (a turn with a failure line failed too; a later run of the same operation
 # supersedes), refuses unfinished commands, text no terminal drew and lines that say
-# nothing, and reads JSON counts like their plain forms.
-CHECKS = ("c1", "c2", "c3")
-CURRENT_CHECK = "c3"
+# nothing, and reads JSON counts like their plain forms; c4 (current) adds that a quote may
+# not disagree with the facts plain code reads of the log (agree.py, facts/).
+CHECKS = ("c1", "c2", "c3", "c4")
+CURRENT_CHECK = "c4"
 
 
 def check_reply(reply_text, shown, check=CURRENT_CHECK, vocabulary=None):
@@ -216,5 +218,9 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK, vocabulary=None):
         else None
     if refused:
         return refuse(refused)
+    if check not in ("c1", "c2", "c3") and getattr(shown, "turns", None) is not None and \
+            agree.disagrees(verdict, getattr(shown, "claim", "") or "", shown.turns,
+                            cited.index if cited.index >= 0 else list(shown).index(cited)):
+        return refuse(FACTS_SAY_OTHERWISE)
     answer = SHOWN if verdict == "shown" else CONTRADICTED
     return CheckedAnswer(verdict, turn, quote, reason, answer, OK, line)

@@ -11,24 +11,27 @@ from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN
 
 S, C, N = SHOWN, CONTRADICTED, NOT_SHOWN
 
-# (A's answer, B's answer) -> the pair's answer, one column per rule (spec section 3).
+# (A's answer, B's answer) -> the pair's answer, one column per rule (spec section 3; R4,
+# issue 31: model A decides, and model B, asked apart, can only take A's answer away by
+# saying the opposite with a checked quote).
 TABLE = {
-    (S, S): (S, S, S),
-    (S, C): (N, N, N),
-    (S, N): (S, N, N),
-    (C, S): (N, N, N),
-    (C, C): (C, C, C),
-    (C, N): (C, C, N),
-    (N, S): (S, N, N),
-    (N, C): (C, C, N),
-    (N, N): (N, N, N),
+    (S, S): (S, S, S, S),
+    (S, C): (N, N, N, N),
+    (S, N): (S, N, N, S),
+    (C, S): (N, N, N, N),
+    (C, C): (C, C, C, C),
+    (C, N): (C, C, N, C),
+    (N, S): (S, N, N, N),
+    (N, C): (C, C, N, N),
+    (N, N): (N, N, N, N),
 }
-RULES = ("r1", "r2", "r3")
+RULES = ("r1", "r2", "r3", "r4")
 DEFAULT_RULE = "r2"
 RULE_NAMES = {
     "r1": "R1: one model's answer stands when the other abstains",
     "r2": "R2: shown needs both",
     "r3": "R3: agree or not shown",
+    "r4": "R4: A decides, B can only veto",
 }
 
 

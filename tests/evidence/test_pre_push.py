@@ -13,7 +13,7 @@ from tests.fakeserver import FakeServer, answer
 from tests.helpers import ROOT, TempDirTest, closed_port
 
 SCRIPT = os.path.join(ROOT, "scripts", "pre-push")
-PASSING = [sys.executable, "-c", "print('3 passed in 0.01s')"]
+PASSING = [sys.executable, "-c", "import sys; print('3 passed in 0.01s')"]
 FAILING = [sys.executable, "-c", "import sys; print('1 failed, 2 passed in 0.02s'); sys.exit(1)"]
 
 

@@ -78,7 +78,7 @@ class ReadmeFigures(unittest.TestCase):
             lines = figures.render("score whatever.json").splitlines()
         finally:
             figures.load = original
-        self.assertEqual(lines[0], "| measure | A | B | R1 | R2 | R3 |")
+        self.assertEqual(lines[0], "| measure | " + " | ".join(figures.ARMS) + " |")
         self.assertIn("| right | 1 of 4 (5-70%) |", lines[2])
 
     def test_render_plain_block_gives_every_denominator(self):

@@ -55,7 +55,7 @@ class CheckClaim(unittest.TestCase):
                          ["shown", "shown"])
 
     def test_bad_arguments_refused_before_any_request(self):
-        bad = [dict(rule="r4"), dict(reader="v9"), dict(max_turns=0), dict(turns=[]),
+        bad = [dict(rule="r9"), dict(reader="v9"), dict(max_turns=0), dict(turns=[]),
                dict(turns="git push"), dict(turns=[{"cmd": 3}]), dict(turns=[42])]
         with FakeServer() as fake:
             for kwargs in bad:

@@ -50,17 +50,19 @@ TOP = {"receipt_pair.__version__", "receipt_pair.errors", "receipt_pair.turn",
        "receipt_pair.answers"}
 # legacy/ is imported by no layer: readers/ loads its frozen words by name, only to replay
 # what a retired reader or a sealed check answered.
+_FACTS = {"facts"}
 LAYERS = {
-    "check": set(),
-    "legacy": {"check"},
+    "facts": set(),
+    "check": _FACTS,
+    "legacy": {"check"} | _FACTS,
     "store": set(),
     "server": set(),
     "logs": {"store"},
-    "readers": {"check", "server"},
-    "pair": {"check", "store", "server", "logs", "readers"},
-    "audit": {"check", "store", "server", "logs", "readers", "pair"},
-    "hooks": {"check", "store", "server", "logs", "readers", "pair", "audit"},
-    "cli": {"check", "store", "server", "logs", "readers", "pair", "audit", "hooks"},
+    "readers": {"check", "server"} | _FACTS,
+    "pair": {"check", "store", "server", "logs", "readers"} | _FACTS,
+    "audit": {"check", "store", "server", "logs", "readers", "pair"} | _FACTS,
+    "hooks": {"check", "store", "server", "logs", "readers", "pair", "audit"} | _FACTS,
+    "cli": {"check", "store", "server", "logs", "readers", "pair", "audit", "hooks"} | _FACTS,
 }
 
 

@@ -199,7 +199,7 @@ class ScoreAndReplayOfABatch(TempDirTest):
         status, text, _ = run_cli("score", out, items, "--json")
         data = json.loads(text)
         self.assertEqual(data["items"], 4)
-        self.assertEqual(set(data["arms"]), {"A", "B", "R1", "R2", "R3"})
+        self.assertEqual(set(data["arms"]), {"A", "B", "R1", "R2", "R3", "R4"})
         for arm in data["arms"].values():
             self.assertEqual(set(arm), {"right", "false_shown", "true_shown_kept",
                                         "correct_not_shown", "false_contradicted",

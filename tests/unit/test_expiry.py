@@ -115,7 +115,7 @@ class WitnessExpiry(TempDirTest):
             status, out, err = run_cli(
                 "gate", "--claim", "the tests pass", "--witness", "--log", log, "--save",
                 receipt, "--base-url", fake.base_url, "--model-a", "qa", "--model-b", "qb",
-                "--", sys.executable, "-c", "print('2 passed in 0.1s')", "--", "true")
+                "--", sys.executable, "-c", "import sys; print('2 passed in 0.1s')", "--", "true")
         self.assertEqual(status, 0, out + err)
         self.assertEqual(run_cli("verify", "--receipt", receipt, "--log", log)[0], 0)
         # Later records follow it: the receipt still stands.

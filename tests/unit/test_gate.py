@@ -24,11 +24,11 @@ class Gate(TempDirTest):
                        "import sys; open(sys.argv[1], 'w').write(' '.join(sys.argv[2:])); "
                        "sys.exit(7)", self.marker]
 
-    def gate(self, a, b, *options, action=None, log=LOG):
+    def gate(self, a, b, *options, action=None, log=LOG, claim=CLAIM):
         with FakeServer() as fake:
             fake.script("qa", a)
             fake.script("qb", b)
-            return run_cli("gate", "--claim", CLAIM, "--log", log, "--base-url", fake.base_url,
+            return run_cli("gate", "--claim", claim, "--log", log, "--base-url", fake.base_url,
                            "--model-a", "qa", "--model-b", "qb", *options, "--",
                            *(action or self.action))
 
@@ -52,7 +52,8 @@ class Gate(TempDirTest):
     def test_contradicted_does_not_run(self):
         failed = answer("contradicted", "T2", "error: failed to push some refs to "
                                               "'github.com:acme/payments.git'")
-        status, out, _ = self.gate(failed, failed, log=os.path.join(EXAMPLES, "push-rejected.json"))
+        status, out, _ = self.gate(failed, failed, log=os.path.join(EXAMPLES, "push-rejected.json"),
+                                   claim="I pushed the payment retry to main")
         self.assertEqual(status, 4)
         self.assertFalse(os.path.exists(self.marker))
         self.assertEqual(self.last_line(out), "contradicted: the log shows it failed")
@@ -174,7 +175,7 @@ class WitnessGate(TempDirTest):
 
     def test_passing_witness_lets_the_action_run(self):
         (status, out, err), log, marker, receipt, asked = self.run_witness(
-            "print('3 passed in 0.1s')", "quote")
+            "import sys; print('3 passed in 0.1s')", "quote")
         self.assertEqual(status, 0, out + err)
         self.assertTrue(os.path.exists(marker))
         self.assertIn("3 passed in 0.1s", err)  # the test's output streams to the terminal

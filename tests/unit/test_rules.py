@@ -57,7 +57,7 @@ class PairRules(unittest.TestCase):
 
     def test_unknown_rule(self):
         with self.assertRaises(ValueError):
-            combine_answers(S, S, "r4")
+            combine_answers(S, S, "r9")
 
 
 if __name__ == "__main__":

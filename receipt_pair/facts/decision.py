@@ -1,0 +1,201 @@
+"""What a decision of the facts is, the rules' words, and what every rule of the table
+shares: an edit that makes a run stale, and what a claim's words allow (a claim that admits
+a failure or says more than its operations is never made `shown` by them).
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+from . import events as ev
+from .frame import FAILURE, SUCCESS
+
+SHOWN, CONTRADICTED, NOT_SHOWN = "shown", "contradicted", "not shown"
+
+# Every rule, once: its name and what it says. The table's fingerprint is the sha256 of
+# this text (table.py), so a change of any rule's meaning is a new version.
+RULES = {
+    "tests.passed": "the latest run of the tests after the last edit passed",
+    "tests.failed": "the latest run of the tests the claim is about failed",
+    "tests.never-ran": "no command ran tests",
+    "tests.ran-nothing": "the latest run ran no test (none collected, a list, all skipped)",
+    "tests.cut-off": "the latest run was stopped before it ended",
+    "tests.background": "the latest run was still going when the log was written",
+    "tests.masked": "the latest run's status was not its own and its count shows no failure",
+    "tests.echoed": "the only test result is text a command echoed",
+    "tests.edited-after": "a file the tests could use was edited after the latest run",
+    "tests.partial-rerun": "after a failing run of the whole suite only a part was run again",
+    "push.updated": "git reported the claimed branch updated on the remote",
+    "push.exit-zero": "a push of the claimed branch exited 0 (git's ref lines not kept)",
+    "push.rejected": "git rejected the latest push of the claimed branch",
+    "push.failed": "the latest push of the claimed branch failed",
+    "push.dry-run": "every push of the claimed branch was a dry run",
+    "push.deleted": "the latest push of the claimed ref deleted it from the remote",
+    "push.never-ran": "no command pushed",
+    "push.other-branch": "the pushes pushed other branches than the one claimed",
+    "push.cut-off": "the latest push was stopped or left running",
+    "commit.made": "git reported the commit",
+    "commit.failed": "the latest commit failed and none succeeded after it",
+    "merge.done": "git reported the merge done",
+    "merge.conflict": "the latest merge stopped on a conflict, with no commit after it",
+    "tag.made": "the tag command exited 0",
+    "build.passed": "the latest build after the last edit passed",
+    "build.failed": "the latest build failed",
+    "build.never-ran": "no command built the project, and no tests ran",
+    "build.warnings": "the claim says no warnings and the latest build printed one",
+    "lint.warnings": "the claim says no warnings and the latest lint run printed one",
+    "typecheck.warnings": "the claim says no warnings and the latest type check printed one",
+    "build.stale": "a file the build could use was edited after the latest build",
+    "build.not-a-run": "the latest build ran nothing, was stopped, left running or masked",
+    "lint.passed": "the latest lint run after the last edit passed",
+    "lint.failed": "the latest lint run failed",
+    "lint.never-ran": "no command linted",
+    "lint.stale": "a file was edited after the latest lint run",
+    "lint.not-a-run": "the latest lint run ran nothing, was stopped, left running or masked",
+    "typecheck.passed": "the latest type check after the last edit passed",
+    "typecheck.failed": "the latest type check failed",
+    "typecheck.never-ran": "no command checked types",
+    "typecheck.stale": "a file was edited after the latest type check",
+    "typecheck.not-a-run": "the latest type check ran nothing, was stopped, left running or "
+                           "masked",
+    "failure-admitted": "the claim admits the failure the latest run shows",
+    "install.done": "the latest install of the claimed packages succeeded",
+    "install.failed": "the latest install of the claimed packages failed",
+    "install.never-ran": "no command installed anything",
+    "install.missing": "the latest run of the program the claim says was installed was not "
+                       "found",
+    "deploy.done": "the latest deploy to the claimed environment succeeded",
+    "deploy.failed": "the latest deploy to the claimed environment failed",
+    "deploy.dry-run": "every deploy was a dry run",
+    "migrate.done": "the latest migration succeeded",
+    "migrate.failed": "the latest migration failed",
+    "file.listed": "a listing after the file's last change names it",
+    "file.missing": "the latest look at the file says it does not exist",
+    "cwd.shown": "pwd printed the folder the claim names",
+    "cwd.other": "pwd printed another folder than the one the claim names",
+    "head.shown": "the latest commit git showed is the one the claim names",
+    "clean.clean": "the latest git status says the working tree is clean",
+    "clean.changed": "the latest git status shows changes",
+    "run.failed": "the latest run of the program the claim names failed",
+    "run.cut-off": "the latest run of the program the claim names was stopped or left running",
+}
+@dataclass(frozen=True)
+class Decision:
+    """What the facts decided of a claim, and by which rule."""
+
+    answer: str
+    rule: str
+    turn: Optional[int] = None  # the deciding event's turn (its index in the log)
+    line: str = ""  # the deciding output line ("" where the event printed none)
+    event: Optional[ev.Event] = None
+
+    @property
+    def why(self):
+        return RULES.get(self.rule, self.rule)
+
+    @property
+    def quote(self):
+        """What the receipt quotes: the line, or the event (command and status)."""
+        if self.line:
+            return self.line
+        if self.event is not None:
+            status = self.event.status
+            said = f"exit status {status}" if status is not None else self.event.outcome
+            return f"[{self.event.command or self.event.operation}: {said}]"
+        return ""
+
+    def to_dict(self):
+        return {"answer": self.answer, "rule": self.rule, "why": self.why,
+                "turn": self.turn, "line": self.line, "quote": self.quote,
+                "event": self.event.to_dict() if self.event is not None else None}
+
+
+def shown(frame, rule, event, line=None):
+    """A `shown`, unless the claim says more than the facts can show or admits a failure."""
+    if frame.content or frame.says != SUCCESS:
+        return None
+    return Decision(SHOWN, rule, event.turn, event.line if line is None else line, event)
+
+
+def contradicted(frame, rule, event, line=None):
+    """A `contradicted`, unless the claim admits the failure (then it is what it shows)."""
+    line = event.line if line is None else line
+    if frame.says == FAILURE:
+        if frame.content:
+            return None
+        return Decision(SHOWN, "failure-admitted", event.turn, line, event)
+    if frame.says != SUCCESS:
+        return None
+    return Decision(CONTRADICTED, rule, event.turn, line, event)
+
+
+def not_shown(rule, event=None):
+    return Decision(NOT_SHOWN, rule, event.turn if event else None,
+                    event.line if event else "", event)
+
+
+def last_of(events):
+    return events[-1] if events else None
+
+
+# -- edits -------------------------------------------------------------------------------------
+
+_DOCS = re.compile(r"(?:^|/)(?:README|CHANGELOG|CHANGES|LICENSE|NOTICE|AUTHORS|CONTRIBUTING)"
+                   r"[^/]*$|\.(?:md|markdown|rst|txt|adoc|org|log)$|(?:^|/)docs?/", re.I)
+
+
+def matters(path):
+    """True if an edit of `path` can change what a run shows (a README cannot)."""
+    return path == "*" or not _DOCS.search(path.strip().strip("'\""))
+
+
+def edited_after(log, event):
+    """The first edit after `event` of a file a run could use, or None."""
+    for edit in log.of(ev.EDIT):
+        if edit.turn > event.turn and edit.outcome != ev.FAILED and any(
+                matters(p) for p in edit.objects):
+            return edit
+    return None
+
+
+def mentions(log, pattern):
+    """True if a command that is not an edit, or its output, matches `pattern`."""
+    edits = {e.turn for e in log.of(ev.EDIT)}
+    for index, text in enumerate(log.texts):
+        if index not in edits and pattern.search(text):
+            return True
+    return False
+
+
+
+
+_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?:[-.+][\w.]+)?(?![\w])")
+
+
+def named_versions(text):
+    """Versions a claim names ("4.2.0", "v1.4.2")."""
+    return [v.lstrip("v") for v in _VERSION.findall(text or "")]
+
+
+def names_token(text, token):
+    """True if `text` names `token` as a whole word (grainstore is not grainstore-macros)."""
+    return re.search(rf"(?<![\w-]){re.escape(token)}(?![\w-])", text or "", re.I) is not None
+
+
+def fits_names(frame, event):
+    """True if every version the claim names stands in the event's command or line."""
+    text = event.command + " " + event.line
+    return all(names_token(text, v) or names_token(text, "v" + v)
+               for v in named_versions(frame.claim))
+
+
+def combine(found, frame):
+    """One decision for a claim of several operations: any contradicted, else any not
+    shown, else shown when every one is shown; otherwise nothing."""
+    for answer in (CONTRADICTED, NOT_SHOWN):
+        hit = next((d for d in found if d is not None and d.answer == answer), None)
+        if hit is not None:
+            return hit
+    if found and all(d is not None and d.answer == SHOWN for d in found):
+        return found[-1]
+    return None

@@ -1,0 +1,61 @@
+"""The decision table: a claim decided from the facts alone, where they settle it.
+
+For a frame whose kinds have events, the latest event of the same operation on the same
+objects decides (the same operation across wrappers; for tests, builds, lint and type
+checks, the latest run after the last edit of a file it could use), and the decision
+quotes that event's own output line, or names the event (its command and exit status)
+where it printed none. Every decision names the rule that fired. What the facts do not
+settle is left to the models (`decide` returns None).
+
+The rules keep to what is sure:
+- a failure decides `contradicted` only for a claim about that operation or its objects,
+  and never for a claim that admits the failure, hedges, or says only part passed;
+- a run that ran nothing, was cut off, left in the background, masked, or came before an
+  edit shows nothing: `not shown`, saying which;
+- a claim whose operation never ran at all (no test run for "the tests pass") is `not
+  shown`; a claim that says more than its operations (a fix and its tests) is never made
+  `shown` by its operations alone, since the rest is not theirs to show.
+"""
+
+import hashlib
+import json
+
+from . import decide_git, decide_runs, decide_state, events as ev, reading
+from .decision import RULES, combine
+from .frame import CLEAN, CWD, FILE, HEAD, HEDGED, read_frame
+
+VERSION = "t1"
+
+
+def fingerprint():
+    """The sha256 of the table's version and rules: it goes into every answer."""
+    text = json.dumps({"version": VERSION, "rules": RULES}, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def decide(claim, turns=None, log=None, frame=None):
+    """The Decision the facts give for `claim`, or None when they do not settle it.
+    `log` (events.read_events of the turns) may be given to read a log once for many
+    claims; `frame` likewise."""
+    if log is None:
+        log = reading.read_events(turns)
+    frame = frame or read_frame(claim)
+    if frame.says == HEDGED:
+        return None
+    found = []
+    for kind in frame.kinds:
+        rule = _KINDS.get(kind)
+        found.append(rule(frame, log) if rule else None)
+    if not frame.kinds or not found:
+        run = decide_state.named_run(frame, log)
+        return run
+    return combine(found, frame)
+
+
+_KINDS = {ev.TESTS: decide_runs.tests, ev.PUSH: decide_git.push, ev.COMMIT: decide_git.commit,
+          ev.MERGE: decide_git.merge, ev.TAG: decide_git.tag,
+          ev.BUILD: decide_runs.checks(ev.BUILD), ev.LINT: decide_runs.checks(ev.LINT),
+          ev.TYPECHECK: decide_runs.checks(ev.TYPECHECK), ev.INSTALL: decide_state.install,
+          ev.DEPLOY: decide_state.deploy, ev.MIGRATE: decide_state.migrate,
+          FILE: decide_state.file, CLEAN: decide_state.clean, CWD: decide_state.cwd,
+          HEAD: decide_state.head}
