@@ -51,10 +51,12 @@ def run_asking(command, *argv, a=(), b=(), models=("qa", "qb")):
                        "--model-b", models[1], *argv)
 
 
-def users_reader(reader=None):
+def users_reader(reader=None, facts=True):
     """The environment a user has, for a `with`: RECEIPT_PAIR_READER unset (the suite sets
-    it to v6 for its fake replies, tests/__init__.py), or set to `reader`."""
-    env = {k: v for k, v in os.environ.items() if k != "RECEIPT_PAIR_READER"}
+    it to v6 for its fake replies, tests/__init__.py), or set to `reader`; and the facts
+    deciding first, as they do for a user, unless `facts` is false."""
+    env = {k: v for k, v in os.environ.items()
+           if k != "RECEIPT_PAIR_READER" and (k != "RECEIPT_PAIR_FACTS" or not facts)}
     if reader:
         env["RECEIPT_PAIR_READER"] = reader
     return mock.patch.dict(os.environ, env, clear=True)

@@ -14,12 +14,14 @@ from typing import NamedTuple
 from ..answers import CALL_FAILED, NOT_SHOWN, failed_call
 from ..check.quote import parse_reply
 from ..check.rules import RULES, combine
+from ..facts import table as facts_table
+from ..pair.claim import FACTS, MODELS, facts_record, turn_id
 from ..errors import InputError, UsageError
 from ..readers import get_reader, unpack_replies
 from ..readers.conform import conforms
 from ..server.request import SETTINGS, request_digest, sha256_text, unapplied_settings
 from ..server.servers import get_kind
-from ..store.records import ANSWERS_SCHEMAS, RECEIPT_SCHEMAS, canonical_sha256
+from ..store.records import ANSWERS_SCHEMAS, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, canonical_sha256
 from ..turn import turn_from_json
 from .witnessed import gate_problems, witness_problems
 
@@ -243,6 +245,7 @@ def _turns_of(receipt):
 
 def _receipt_shape(receipt):
     """A difference for the first thing a receipt lacks, or None."""
+    by_facts = receipt.get("decided_by") == FACTS and receipt.get("schema") == RECEIPT_SCHEMA
     checks = (
         (isinstance(receipt.get("claim"), str), "the receipt's claim must be text"),
         (receipt.get("rule") in RULES, f"the receipt's rule must be one of {', '.join(RULES)}"),
@@ -250,10 +253,11 @@ def _receipt_shape(receipt):
          and receipt.get("max_turns", 0) >= 1, "the receipt's max_turns must be a count"),
         (isinstance(receipt.get("reader"), dict), "the receipt must name its reader"),
         (isinstance(receipt.get("log"), dict), "the receipt must name its log"),
-        (isinstance(receipt.get("models"), list) and len(receipt["models"]) == 2
+        (by_facts and receipt.get("models") == [] or
+         isinstance(receipt.get("models"), list) and len(receipt["models"]) == 2
          and all(isinstance(m, dict) for m in receipt["models"])
          and sorted(str(m.get("arm")) for m in receipt["models"]) == list(ARMS),
-         "the receipt must hold models A and B, once each"),
+         "the receipt must hold models A and B, once each (none, where the facts decided)"),
     )
     return next((message for ok, message in checks if not ok), None)
 
@@ -273,6 +277,44 @@ def _later_fields(receipt):
            for m in receipt.get("models") or []):
         found.append("the models' later fields")
     return found
+
+
+def facts_differences(receipt, turns):
+    """What the facts' table gives now for a receipt of schema 4, against what it recorded:
+    the same table (version and fingerprint) and the same decision; where the facts
+    decided, the receipt's answer and quote are theirs."""
+    if receipt.get("schema") != RECEIPT_SCHEMA:
+        return []
+    recorded = receipt.get("facts")
+    if receipt.get("decided_by") not in (FACTS, MODELS):
+        return ["the receipt must say who decided (facts or models)"]
+    if recorded is None:
+        return [] if receipt["decided_by"] == MODELS else [
+            "the facts decided, but the receipt holds no facts"]
+    if not isinstance(recorded, dict):
+        return ["the receipt's facts must be an object"]
+    if recorded.get("table") != facts_table.VERSION or \
+            recorded.get("fingerprint") != facts_table.fingerprint():
+        return [f"the receipt's facts were read by table {str(recorded.get('table'))[:40]!r}, "
+                f"not by this version's {facts_table.VERSION}"]
+    decision = facts_table.decide(receipt["claim"], turns)
+    now = facts_record(decision)
+    out = []
+    if now != recorded:
+        out.append(f"the facts recorded {recorded.get('answer')!r} "
+                   f"({recorded.get('rule', 'undecided')}), the turns give {now['answer']!r} "
+                   f"({now.get('rule', 'undecided')})")
+    if receipt["decided_by"] == FACTS:
+        if decision is None or receipt.get("answer") != decision.answer:
+            out.append(f"answer recorded {receipt.get('answer')!r}, the facts give "
+                       f"{decision.answer if decision else 'no answer'!r}")
+        quotes = [] if decision is None or decision.answer == NOT_SHOWN else [
+            {"arm": FACTS, "turn": turn_id(decision.turn), "quote": decision.quote}]
+        if receipt.get("quotes") != quotes:
+            out.append("the deciding quotes differ from the receipt's")
+    elif decision is not None:
+        out.append("the facts settle this claim now, but the receipt says the models decided")
+    return out
 
 
 def reads(reader, turns, max_turns):
@@ -311,6 +353,12 @@ def replay_receipt(receipt, log_turns=None, log_sha256=None):
         if log_sha256 is not None and log_sha256 != receipt["log"].get("sha256"):
             differences.append("the log file is not the one this receipt was made from "
                                "(sha256 differs)")
+    differences += facts_differences(receipt, turns)
+    if receipt.get("decided_by") == FACTS and receipt["schema"] == RECEIPT_SCHEMA:
+        if log_turns is not None and not isinstance(receipt.get("witness"), dict) and \
+                list(log_turns) != list(turns):
+            differences.append("the log's turns differ from the turns in the receipt")
+        return differences + gate_problems(receipt, receipt.get("answer"), True)
     reader = _reader_for(receipt["reader"], "receipt", differences)
     if reader is None:
         return differences

@@ -128,6 +128,10 @@ def add_model_options(parser, rules=RULES, retired=False):
                         help="allow a server that is not on this machine (the log goes there)")
     parser.add_argument("--timeout", type=positive_float, default=None,
                         help=f"seconds to wait for one model call (default: {DEFAULT_TIMEOUT})")
+    parser.add_argument("--models-only", action="store_true",
+                        help="ask the two models even where the facts plain code reads of the "
+                             "log settle the claim (default: the facts decide what they "
+                             "settle, with no model asked)")
 
 
 def add_concurrent_option(parser, help_text):
@@ -157,7 +161,8 @@ def settings_from(args):
     the defaults (Settings.from_environment)."""
     given = {name: getattr(args, name, None) for name in _SETTINGS}
     return Settings.from_environment(**given, concurrent=concurrency(args),
-                                     redact=not getattr(args, "no_redact", False))
+                                     redact=not getattr(args, "no_redact", False),
+                                     facts=not getattr(args, "models_only", False))
 
 
 def run_check(args, claim, turns):

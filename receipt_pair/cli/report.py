@@ -48,12 +48,33 @@ def render_model(answer):
     return lines
 
 
+def render_facts(result):
+    """The lines that say what the facts decided, and by which rule."""
+    decision = result.facts
+    lines = [f"decided by: the facts plain code read of the log (rule {decision.rule}: "
+             f"{decision.why}); no model was asked"]
+    if decision.turn is not None:
+        command = ""
+        if result.shown.turns and decision.turn < len(result.shown.turns):
+            command = (result.shown.turns[decision.turn].cmd or "").strip().split("\n")[0]
+        said = f"printed: {quoted(decision.line)}" if decision.line else \
+            f"printed no line: {visible(decision.quote)}"
+        lines.append(f"  T{decision.turn + 1}" + (f" `{visible(command[:120])}`" if command
+                                                  else "") + f" {said}")
+    return lines
+
+
 def render_check(result):
+    if result.decided_by == "facts":
+        return [f"claim:  {visible(result.claim)}", f"answer: {result.answer}"] + \
+            render_facts(result)
     lines = [
         f"claim:  {visible(result.claim)}",
         f"rule:   {RULE_NAMES[result.rule]}",
         f"answer: {result.answer}",
     ]
+    if result.settings.facts:
+        lines.append("decided by: the models (the facts plain code read did not settle it)")
     for quote in result.quotes:
         lines.append(f"  decided by model {quote.arm}, {visible(quote.turn)}: "
                      f"{quoted(quote.quote)}")

@@ -87,6 +87,8 @@ def hook_command(options):
             words += [flag, json.dumps(dict(extra))]
     if settings.allow_remote:
         words.append("--allow-remote")
+    if not settings.facts:
+        words.append("--models-only")
     return " ".join(word if word.startswith("PYTHONPATH=") else shlex.quote(word)
                     for word in words)
 

@@ -10,15 +10,21 @@ Nothing here prints; the command line renders what these functions return.
 import threading
 import time
 from dataclasses import dataclass
-from typing import List
+from typing import List, Optional
 
 from .ask import ModelAnswer, ask
-from ..check.rules import combine
+from ..answers import NOT_SHOWN
+from ..check.render import Shown
+from ..check.rules import Quote, combine
 from ..errors import InputError, ModelCallFailed, ServerError, UsageError
+from ..facts import table as facts_table
+from ..facts.decision import Decision
 from ..turn import Turn, turn_from_json
 from .settings import Settings
 
 ARMS = ("A", "B")
+# Who decided an answer: plain code from the facts of the log, or the two models.
+FACTS, MODELS = "facts", "models"
 
 
 @dataclass
@@ -30,9 +36,13 @@ class ClaimResult:
     answer: str
     quotes: tuple
     models: List[ModelAnswer]
-    shown: list  # the turns as the models saw them
+    shown: list  # the turns as the models saw them (none when the facts decided)
     settings: Settings
     concurrent: bool = False
+    decided_by: str = MODELS
+    # What the facts said: their Decision, None when they did not settle the claim (the
+    # models did), and not looked at when the settings ask the models alone.
+    facts: Optional[Decision] = None
 
     @property
     def rule(self):
@@ -50,12 +60,45 @@ class ClaimResult:
         """The one serialisation of a pair's answer (`check --json`; receipts add to it)."""
         return {
             "answer": self.answer,
+            "decided_by": self.decided_by,
             "rule": self.rule,
             "claim": self.claim,
             "reader": self.reader.version,
             "quotes": [q.to_dict() for q in self.quotes],
+            "facts": facts_record(self.facts) if self.settings.facts else None,
             "models": [m.to_dict() for m in self.models],
         }
+
+
+def facts_record(decision):
+    """What a record keeps of the facts: the table's version and fingerprint, and its
+    decision (answer None: the facts did not settle the claim)."""
+    record = {"table": facts_table.VERSION, "fingerprint": facts_table.fingerprint(),
+              "answer": None}
+    if decision is not None:
+        record.update(answer=decision.answer, rule=decision.rule, why=decision.why,
+                      turn=turn_id(decision.turn), line=decision.line, quote=decision.quote)
+    return record
+
+
+def turn_id(index):
+    """The id of the turn at `index` of the whole log ("T1" is its first), or None."""
+    return None if index is None else f"T{index + 1}"
+
+
+def decide_by_facts(claim, turns, settings):
+    """The ClaimResult the facts give, with no model asked, or None where they do not
+    settle the claim (or the settings ask the models alone)."""
+    if not settings.facts:
+        return None
+    decision = facts_table.decide(claim, turns)
+    if decision is None:
+        return None
+    quotes = () if decision.answer == NOT_SHOWN else (
+        Quote(FACTS, turn_id(decision.turn), decision.quote),)
+    return ClaimResult(claim=claim, answer=decision.answer, quotes=quotes, models=[],
+                       shown=Shown([], claim, turns), settings=settings, decided_by=FACTS,
+                       facts=decision)
 
 
 def combine_models(claim, shown, answers, settings):
@@ -71,7 +114,12 @@ _FIELDS = ("model_a", "model_b", "extra_a", "extra_b", "reader", "rule", "max_tu
 
 
 def check_claim(claim, turns, settings=None, *, client=None, keep_failed=False, **changes):
-    """Check one claim against a log's turns with two models; return a ClaimResult.
+    """Check one claim against a log's turns; return a ClaimResult.
+
+    The facts plain code reads of the turns decide first (facts/table.py): where they
+    settle the claim, no model is asked and no server is needed (`decided_by` "facts").
+    Otherwise the two models are asked (`decided_by` "models"). Settings(facts=False) asks
+    the models alone.
 
     `turns`: `Turn`s or plain dicts ({"cmd", "output", "exit_status"}). `settings`: a
     Settings (default: Settings()); any of its fields may also be given by keyword
@@ -96,6 +144,9 @@ def check_claim(claim, turns, settings=None, *, client=None, keep_failed=False, 
     given = {k: v for k, v in changes.items() if v is not None or k == "concurrent"}
     settings = (settings or Settings()).replace(**given).checked()
     turns = as_turns(turns)
+    decided = decide_by_facts(claim, turns, settings)
+    if decided is not None:
+        return decided  # plain code settled it: no model is asked, no server needed
     client = client or settings.client()
     concurrent = settings.concurrent
     if concurrent is None:  # at once, when the server says it holds both
@@ -146,6 +197,8 @@ def check_claims(claims, turns, settings=None, *, client=None, deadline=None,
                  share_prompt=True, cache_prompt=None):
     """Several claims about one log, asked the quick way: a [Checked] per claim, in order.
 
+    The facts decide first, claim by claim; only the claims they leave are asked.
+
     With `share_prompt` and a reader that picks a menu, every claim is shown one menu picked
     for all of them, model A is asked every claim in turn and then model B, and each request
     asks the server to reuse what it shares with the one before (everything up to the claim,
@@ -157,8 +210,13 @@ def check_claims(claims, turns, settings=None, *, client=None, deadline=None,
     settings = (settings or Settings()).checked()
     reader = settings.reader
     turns = as_turns(turns)
+    every = list(claims)
+    decided = {index: decide_by_facts(claim, turns, settings) for index, claim in
+               enumerate(every)}
+    claims = [claim for index, claim in enumerate(every) if decided[index] is None]
+    if not claims:
+        return [Checked(claim, decided[index]) for index, claim in enumerate(every)]
     client = client or settings.client()
-    claims = list(claims)
     menu_claims = claims if share_prompt and reader.menu and len(claims) > 1 else None
     if cache_prompt is None:
         shared = dict(SHARE_PROMPT) if share_prompt else {}
@@ -176,14 +234,18 @@ def check_claims(claims, turns, settings=None, *, client=None, deadline=None,
             partner = answers["A"][index].checked if arm == "B" and reader.partner else None
             asker = client if left is None else client.with_timeout(min(settings.timeout, left))
             answers[arm][index] = ask(asker, asked, arm, claim, shown[index], partner)
-    out = []
+    asked_out = []
     for index, claim in enumerate(claims):
         a, b = answers["A"][index], answers["B"][index]
         if a is None or b is None:
-            out.append(Checked(claim, error="not checked: the time for this stop ran out"))
+            asked_out.append(Checked(claim, error="not checked: the time for this stop ran "
+                                                  "out"))
         else:
-            out.append(Checked(claim, combine_models(claim, shown[index], [a, b], settings)))
-    return out
+            asked_out.append(Checked(claim, combine_models(claim, shown[index], [a, b],
+                                                           settings)))
+    answered = iter(asked_out)
+    return [Checked(claim, decided[index]) if decided[index] is not None else next(answered)
+            for index, claim in enumerate(every)]
 
 
 def as_turns(turns):

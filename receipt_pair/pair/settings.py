@@ -30,6 +30,9 @@ from ..server.transport import MAX_TIMEOUT
 # The settings a user's environment may give, by the variable that gives each.
 ENVIRONMENT = {"base_url": ENV_BASE_URL, "model_a": ENV_MODEL_A, "model_b": ENV_MODEL_B,
                "reader": readers.ENV_READER}
+# RECEIPT_PAIR_FACTS=off asks the models every claim, as --models-only does.
+ENV_FACTS = "RECEIPT_PAIR_FACTS"
+_OFF = ("off", "0", "no", "false")
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,9 @@ class Settings:
     concurrent: Optional[bool] = False
     redact: bool = True  # replace credentials when a log is read
     allow_retired: bool = False  # a retired reader, only to re-run a sealed run
+    # The facts plain code reads of the log decide first, and the models only what they do
+    # not settle (False: the models are asked every claim, as a sealed run asks them).
+    facts: bool = True
 
     @classmethod
     def from_environment(cls, **given):
@@ -58,7 +64,10 @@ class Settings:
         user's environment where it sets it, else the default."""
         found = {name: os.environ.get(variable) or None
                  for name, variable in ENVIRONMENT.items()}
-        given = {name: value for name, value in given.items() if value is not None}
+        if os.environ.get(ENV_FACTS, "").strip().lower() in _OFF:
+            found["facts"] = False
+        given = {name: value for name, value in given.items()
+                 if value is not None and not (name == "facts" and value is True)}
         return cls(**{name: value for name, value in {**found, **given}.items()
                       if value is not None})
 

@@ -19,11 +19,13 @@ ANSWERS_SCHEMA = "receipt-pair/answers/2"
 # Schema 1 rows had no server, schema_sent or unapplied: their "constrained" said whether
 # the schema was sent. They are still read (the sealed runs in receipts/ are schema 1).
 ANSWERS_SCHEMAS = ("receipt-pair/answers/1", ANSWERS_SCHEMA)
-RECEIPT_SCHEMA = "receipt-pair/receipt/3"
+RECEIPT_SCHEMA = "receipt-pair/receipt/4"
 # Receipts of schema 1 kept each model's checked answer nested under "checked" (the gate
 # demo's two in receipts/gate-demo-1); schema 2 kept only the last max_turns turns, which
-# is all a classic reader reads but not all a menu reader does. Both are still read.
-RECEIPT_SCHEMAS = ("receipt-pair/receipt/1", "receipt-pair/receipt/2", RECEIPT_SCHEMA)
+# is all a classic reader reads but not all a menu reader does; schema 3 had no facts (who
+# decided, and what the facts' table said). All are still read.
+RECEIPT_SCHEMAS = ("receipt-pair/receipt/1", "receipt-pair/receipt/2", "receipt-pair/receipt/3",
+                   RECEIPT_SCHEMA)
 
 # The keys of one answer row, in order. A test pins them: scripts rely on them.
 ROW_KEYS = (
@@ -186,6 +188,10 @@ def build_receipt(result, log, settings, made_by="check", blocks=None):
         "settings": settings,
         "models": [m.to_dict() for m in result.models],
         "answer": result.answer,
+        # Who decided: plain code from the facts of the log (no model asked), or the models;
+        # and what the facts' table said (None: the settings asked the models alone).
+        "decided_by": result.decided_by,
+        "facts": result.to_dict()["facts"],
         "quotes": [q.to_dict() for q in result.quotes],
         # The deterministic first reading: a recorded non-zero exit status is a failure line.
         "recorded_failures": [{"turn": t.id, "exit_status": t.exit_status}

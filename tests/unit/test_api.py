@@ -101,7 +101,8 @@ class CheckClaim(unittest.TestCase):
             fake.script("qb", GOOD)
             result = self.check(fake)
         data = result.to_dict()
-        self.assertEqual(set(data), {"answer", "rule", "claim", "reader", "quotes", "models"})
+        self.assertEqual(set(data), {"answer", "decided_by", "rule", "claim", "reader", "quotes",
+                                     "facts", "models"})
         for entry, model in zip(data["models"], result.models):
             self.assertEqual(entry, model.to_dict())
             self.assertLessEqual({"model", "verdict", "turn", "quote", "answer", "code",

@@ -7,6 +7,7 @@ import unittest
 
 from receipt_pair.server.request import sha256_text
 from receipt_pair.logs import read_log
+from receipt_pair.pair.settings import Settings
 from receipt_pair.pair.claim import check_claim
 from receipt_pair.server.client import Client
 
@@ -152,8 +153,9 @@ class Concurrency(unittest.TestCase):
             fake.script("qb", meet)
             # v6: one question per model, so the two can be asked at once (r1's B waits
             # for A's answer, so it is always asked in turn)
-            result = check_claim(CLAIM, turns, model_a="qa", model_b="qb", reader="v6",
-                                 client=Client(fake.base_url), concurrent=concurrent)
+            result = check_claim(CLAIM, turns, Settings(facts=False), model_a="qa",
+                                 model_b="qb", reader="v6", client=Client(fake.base_url),
+                                 concurrent=concurrent)
             return result, all(met)
 
     def test_same_answers_either_way(self):

@@ -47,7 +47,9 @@ class DoctorTest(TempDirTest):
         return path
 
     def snippet(self, agent, *options):
-        status, out, _ = run_cli("hook", agent, "--install-snippet", *options)
+        env = {k: v for k, v in os.environ.items() if k != "RECEIPT_PAIR_FACTS"}
+        with mock.patch.dict(os.environ, env, clear=True):  # the facts on, as for a user
+            status, out, _ = run_cli("hook", agent, "--install-snippet", *options)
         self.assertEqual(status, 0)
         return json.loads(out)
 

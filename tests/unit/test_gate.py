@@ -124,7 +124,7 @@ class Gate(TempDirTest):
         with FakeServer() as fake:
             fake.script("qa", SHOWN)
             fake.script("qb", SHOWN)
-            settings = Settings(model_a="qa", model_b="qb", base_url=fake.base_url)
+            settings = Settings(model_a="qa", model_b="qb", base_url=fake.base_url, facts=False)
             gated = gate(CLAIM, LOG, self.action, GateOptions(settings, Keeper(receipt)))
         self.assertEqual((gated.result.answer, gated.decision.runs), ("shown", True))
         self.assertFalse(os.path.exists(self.marker))  # nothing runs before run()
@@ -135,7 +135,7 @@ class Gate(TempDirTest):
         with FakeServer() as fake:
             fake.script("qa", NOT)
             fake.script("qb", NOT)
-            settings = Settings(model_a="qa", model_b="qb", base_url=fake.base_url)
+            settings = Settings(model_a="qa", model_b="qb", base_url=fake.base_url, facts=False)
             gated = gate(CLAIM, LOG, ["no-such-program-xyz"], GateOptions(settings))
         self.assertEqual(gated.run(), (3, None))  # not shown: it does not run
 

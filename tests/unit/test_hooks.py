@@ -894,9 +894,13 @@ class Snippets(TempDirTest):
             not_shown="allow", max_blocks=2, receipts=self.path("r"),
             ledger=self.path("ledger.jsonl"), wait=1.5, budget=60.0, split="model",
             split_model="S", block_with="exit2")
-        words = shlex.split(hook_command(options))
-        args = build_parser().parse_args(words[words.index("hook"):])
-        self.assertEqual(hook_options(args), options)
+        for facts in (True, False):
+            with self.subTest(facts=facts), mock.patch.dict(os.environ, {}, clear=False):
+                os.environ.pop("RECEIPT_PAIR_FACTS", None)  # the agent's own environment
+                given = dataclasses.replace(options, settings=options.settings.replace(facts=facts))
+                words = shlex.split(hook_command(given))
+                args = build_parser().parse_args(words[words.index("hook"):])
+                self.assertEqual(hook_options(args), given)
 
     def test_install_snippet_is_a_pure_function(self):
         self.assertEqual(install_snippet("codex", "x")["hooks"]["Stop"][0]["hooks"][0],

@@ -196,7 +196,7 @@ class ThroughTheServer(TempDirTest):
         log = self.write("log.json", json.dumps([{"cmd": t.cmd, "output": t.output}
                                                  for t in TURNS]))
         marker = self.path("pushed")
-        with FakeServer() as fake, users_reader():
+        with FakeServer() as fake, users_reader(facts=False):
             fake.script("qa", *[self.answer_by_label] * 2)
             fake.script("qb", *[self.answer_by_label] * 2)
             models = ["--base-url", fake.base_url, "--model-a", "qa", "--model-b", "qb"]

@@ -32,7 +32,8 @@ def by_label(text):
 
 class QuickWay(unittest.TestCase):
     def settings(self, fake):
-        return Settings(model_a="qa", model_b="qb", base_url=fake.base_url, reader="f2")
+        return Settings(model_a="qa", model_b="qb", base_url=fake.base_url, reader="f2",
+                        facts=False)
 
     def test_a_asks_every_claim_then_b_sharing_one_prompt_up_to_the_claim(self):
         with FakeServer() as fake:

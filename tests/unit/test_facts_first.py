@@ -1,0 +1,156 @@
+"""The default a user gets: the facts plain code reads of the log decide first, with no model
+asked and no server needed, and the models only what the facts leave (issue 31). The rest
+of the suite asks the models every claim (tests/__init__.py); here the facts are on."""
+
+import json
+import os
+import shutil
+import sys
+from unittest import mock
+
+from receipt_pair import Settings, check_claim
+from receipt_pair.pair.claim import check_claims
+from receipt_pair.turn import Turn
+
+from tests.fakeserver import FakeServer, answer
+from tests.helpers import DATA, EXAMPLES, TempDirTest, closed_port, run_cli
+
+PUSH_OK = os.path.join(EXAMPLES, "push-ok.json")
+PUSH_REJECTED = os.path.join(EXAMPLES, "push-rejected.json")
+PUSHED = "I pushed the parser fix to fix/parser"
+
+
+class FactsOn(TempDirTest):
+    def setUp(self):
+        super().setUp()
+        env = {k: v for k, v in os.environ.items() if k != "RECEIPT_PAIR_FACTS"}
+        patcher = mock.patch.dict(os.environ, env, clear=True)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+        self.down = f"http://127.0.0.1:{closed_port()}/v1"  # no server anywhere
+
+
+class Check(FactsOn):
+    def test_a_claim_the_facts_settle_needs_no_server(self):
+        status, out, err = run_cli("check", "--claim", PUSHED, "--log", PUSH_OK,
+                                   "--base-url", self.down, "--json")
+        self.assertEqual(status, 0, err)
+        data = json.loads(out)
+        self.assertEqual((data["answer"], data["decided_by"], data["models"]),
+                         ("shown", "facts", []))
+        self.assertEqual(data["facts"]["rule"], "push.updated")
+        self.assertEqual(data["quotes"], [{"arm": "facts", "turn": "T3", "quote":
+                                           "3b2a6f1..9c41e07  fix/parser -> fix/parser"}])
+
+    def test_the_text_says_who_decided_and_by_which_rule(self):
+        status, out, _ = run_cli("check", "--claim", PUSHED, "--log", PUSH_OK,
+                                 "--base-url", self.down)
+        self.assertEqual(status, 0)
+        self.assertIn("decided by: the facts", out)
+        self.assertIn("rule push.updated", out)
+        self.assertIn("no model was asked", out)
+
+    def test_models_only_asks_the_models_and_so_needs_the_server(self):
+        status, _, err = run_cli("check", "--claim", PUSHED, "--log", PUSH_OK,
+                                 "--base-url", self.down, "--models-only")
+        self.assertEqual(status, 6)
+        self.assertIn("cannot reach the model server", err)
+
+    def test_a_claim_the_facts_leave_goes_to_the_models(self):
+        claim = "The parser now handles empty input"
+        with FakeServer() as fake:
+            fake.script("qa", answer("not_shown"))
+            fake.script("qb", answer("not_shown"))
+            status, out, _ = run_cli("check", "--claim", claim, "--log", PUSH_OK, "--json",
+                                     "--base-url", fake.base_url, "--model-a", "qa",
+                                     "--model-b", "qb")
+            asked = len(fake.requests)
+        data = json.loads(out)
+        self.assertEqual((status, data["decided_by"], data["facts"]["answer"]),
+                         (0, "models", None))
+        self.assertGreaterEqual(asked, 2)
+
+    def test_a_receipt_of_the_facts_rederives_and_an_edit_is_caught(self):
+        receipt = self.path("receipt.json")
+        status, _, err = run_cli("check", "--claim", PUSHED, "--log", PUSH_OK,
+                                 "--base-url", self.down, "--save", receipt)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(run_cli("replay", "--receipt", receipt, "--log", PUSH_OK)[0], 0)
+        with open(receipt) as handle:
+            saved = json.load(handle)
+        self.assertEqual((saved["decided_by"], saved["models"]), ("facts", []))
+        for edit in ({"answer": "contradicted"}, {"decided_by": "models"},
+                     {"facts": dict(saved["facts"], rule="push.exit-zero")}):
+            with self.subTest(edit=sorted(edit)):
+                changed = dict(saved, **edit)
+                from receipt_pair.store.records import canonical_sha256
+                changed["receipt_sha256"] = canonical_sha256(changed, "receipt_sha256")
+                path = self.write("edited.json", json.dumps(changed))
+                status, out, _ = run_cli("replay", "--receipt", path)
+                self.assertEqual(status, 1, out)
+
+
+class Gate(FactsOn):
+    def gate(self, claim, log):
+        marker = self.path("ran.txt")
+        action = [sys.executable, "-c", "import sys; open(sys.argv[1], 'w').write('x')", marker]
+        status, out, _ = run_cli("gate", "--claim", claim, "--log", log, "--base-url",
+                                 self.down, "--", *action)
+        return status, out.strip().splitlines()[-1], os.path.exists(marker)
+
+    def test_shown_by_the_facts_runs_with_no_server(self):
+        self.assertEqual(self.gate(PUSHED, PUSH_OK)[0::2], (0, True))
+
+    def test_contradicted_by_the_facts_does_not_run(self):
+        status, last, ran = self.gate("I pushed the payment retry to main", PUSH_REJECTED)
+        self.assertEqual((status, ran), (4, False))
+        self.assertEqual(last, "contradicted: the log shows it failed")
+
+    def test_not_shown_by_the_facts_does_not_run(self):
+        status, last, ran = self.gate("I pushed the fix to fix/parser", PUSH_REJECTED)
+        self.assertEqual((status, ran), (3, False))
+
+
+class Python(FactsOn):
+    def test_check_claim_asks_no_client_where_the_facts_decide(self):
+        class NoClient:
+            def __getattr__(self, name):
+                raise AssertionError("no model may be asked")
+
+        turns = [Turn("pytest -q", "12 passed in 0.41s", 0)]
+        result = check_claim("the tests pass", turns, client=NoClient())
+        self.assertEqual((result.answer, result.decided_by, result.facts.rule),
+                         ("shown", "facts", "tests.passed"))
+        self.assertEqual(Settings().facts, True)
+
+    def test_a_stop_asks_the_models_only_the_claims_the_facts_leave(self):
+        turns = [Turn("pytest -q", "12 passed in 0.41s", 0),
+                 Turn("git push origin main", "To x\n ! [rejected] main -> main (fetch first)",
+                      1)]
+        claims = ["the tests pass", "I pushed to main", "The docs explain the flag"]
+        with FakeServer() as fake:
+            fake.script("qa", answer("not_shown"))
+            fake.script("qb", answer("not_shown"))
+            checked = check_claims(claims, turns, Settings(base_url=fake.base_url,
+                                                           model_a="qa", model_b="qb"))
+            asked = [json.dumps(body) for body in fake.chats()]
+        self.assertEqual([c.result.answer for c in checked],
+                         ["shown", "contradicted", "not shown"])
+        self.assertEqual([c.result.decided_by for c in checked], ["facts", "facts", "models"])
+        self.assertEqual(len(asked), 2)  # one question per model, for the third claim only
+        self.assertTrue(all("The docs explain the flag" in r for r in asked))
+
+
+class Hook(FactsOn):
+    def test_a_contradiction_the_facts_read_blocks_with_no_server(self):
+        session = self.path("session.jsonl")
+        shutil.copy(os.path.join(DATA, "transcripts", "claude-code-session.jsonl"), session)
+        with open(os.path.join(DATA, "transcripts", "hook-claude-code-stop.json")) as handle:
+            value = json.load(handle)
+        value["transcript_path"] = session
+        hook_input = self.write("hook.json", json.dumps(value))
+        status, out, _ = run_cli("hook", "claude-code", "--input", hook_input, "--base-url",
+                                 self.down, "--wait", "0")
+        decision = json.loads(out)
+        self.assertEqual((status, decision["decision"]), (0, "block"))
+        self.assertIn("! [rejected]", decision["reason"])
