@@ -14,8 +14,7 @@ from typing import NamedTuple
 from ..answers import CALL_FAILED, NOT_SHOWN, failed_call
 from ..check.quote import parse_reply
 from ..check.rules import RULES, combine
-from ..facts import table as facts_table
-from ..pair.claim import FACTS, MODELS, facts_record, turn_id
+from ..pair.claim import FACTS
 from ..errors import InputError, UsageError
 from ..readers import get_reader, unpack_replies
 from ..readers.conform import conforms
@@ -23,6 +22,7 @@ from ..server.request import SETTINGS, request_digest, sha256_text, unapplied_se
 from ..server.servers import get_kind
 from ..store.records import ANSWERS_SCHEMAS, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, canonical_sha256
 from ..turn import turn_from_json
+from .facts import facts_differences, facts_record_differences
 from .witnessed import gate_problems, witness_problems
 
 _COMPARED = ("answer", "code", "verdict", "turn", "quote", "reason")
@@ -174,11 +174,14 @@ def _header_problems(header, items, items_sha256):
                       "max_turns": max_turns, "schema": header.get("schema")}
 
 
-def replay_answers(items, items_sha256, header, rows):
-    """Differences between an answers file and what its items, settings and replies give."""
+def replay_answers(items, items_sha256, header, rows, facts=None):
+    """Differences between an answers file and what its items, settings and replies give;
+    with `facts` (each item's facts record, by id), what the facts' table gives of each
+    item too."""
     differences, run = _header_problems(header, items, items_sha256)
     if run is None:
         return differences
+    differences += facts_record_differences(items, header, facts or {})
     by_id = {item.id: item for item in items}
     seen, partners, rendered, judged = {}, {}, {}, {}
     # Model A's rows first: with roles, a B request is rebuilt from A's re-derived answer.
@@ -277,44 +280,6 @@ def _later_fields(receipt):
            for m in receipt.get("models") or []):
         found.append("the models' later fields")
     return found
-
-
-def facts_differences(receipt, turns):
-    """What the facts' table gives now for a receipt of schema 4, against what it recorded:
-    the same table (version and fingerprint) and the same decision; where the facts
-    decided, the receipt's answer and quote are theirs."""
-    if receipt.get("schema") != RECEIPT_SCHEMA:
-        return []
-    recorded = receipt.get("facts")
-    if receipt.get("decided_by") not in (FACTS, MODELS):
-        return ["the receipt must say who decided (facts or models)"]
-    if recorded is None:
-        return [] if receipt["decided_by"] == MODELS else [
-            "the facts decided, but the receipt holds no facts"]
-    if not isinstance(recorded, dict):
-        return ["the receipt's facts must be an object"]
-    if recorded.get("table") != facts_table.VERSION or \
-            recorded.get("fingerprint") != facts_table.fingerprint():
-        return [f"the receipt's facts were read by table {str(recorded.get('table'))[:40]!r}, "
-                f"not by this version's {facts_table.VERSION}"]
-    decision = facts_table.decide(receipt["claim"], turns)
-    now = facts_record(decision)
-    out = []
-    if now != recorded:
-        out.append(f"the facts recorded {recorded.get('answer')!r} "
-                   f"({recorded.get('rule', 'undecided')}), the turns give {now['answer']!r} "
-                   f"({now.get('rule', 'undecided')})")
-    if receipt["decided_by"] == FACTS:
-        if decision is None or receipt.get("answer") != decision.answer:
-            out.append(f"answer recorded {receipt.get('answer')!r}, the facts give "
-                       f"{decision.answer if decision else 'no answer'!r}")
-        quotes = [] if decision is None or decision.answer == NOT_SHOWN else [
-            {"arm": FACTS, "turn": turn_id(decision.turn), "quote": decision.quote}]
-        if receipt.get("quotes") != quotes:
-            out.append("the deciding quotes differ from the receipt's")
-    elif decision is not None:
-        out.append("the facts settle this claim now, but the receipt says the models decided")
-    return out
 
 
 def reads(reader, turns, max_turns):

@@ -9,7 +9,7 @@ from collections import Counter
 
 from ..errors import MismatchError
 from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN
-from ..check.rules import RULES, combine_answers
+from ..check.rules import DEFAULT_RULE, RULES, combine_answers
 
 SCORE_SCHEMA = "receipt-pair/score/1"
 Z95 = 1.959963984540054
@@ -119,11 +119,56 @@ def check_pins(items, items_sha256, header, rows):
                             f"{', '.join(unlabelled[:5])}")
 
 
-def score(items, items_sha256, header, rows):
-    """Every count for A, B, R1, R2 and R3, per trap too; plain data, ready for JSON."""
+# The arms of an answers file that has the facts' records too: the facts alone (their
+# decision, else not shown), the default answer (the facts, else the default pair rule),
+# and the facts with each other arm of the models in their place (the candidates a sealed
+# run chooses among).
+ANSWER = "answer"
+FACT_ARMS = ("facts", ANSWER) + tuple(f"F+{arm}" for arm in ARMS if arm != DEFAULT_RULE.upper())
+
+
+def facts_arms(items, answers, facts):
+    """The facts' arms: arm -> {item id: answer}, or {} without facts records."""
+    if not facts:
+        return {}
+    decided = {item.id: (facts.get(item.id) or {}).get("answer") for item in items}
+    out = {"facts": {i: a or NOT_SHOWN for i, a in decided.items()},
+           ANSWER: {i: a or answers[DEFAULT_RULE.upper()][i] for i, a in decided.items()}}
+    for arm in ARMS:
+        if arm != DEFAULT_RULE.upper():
+            out[f"F+{arm}"] = {i: a or answers[arm][i] for i, a in decided.items()}
+    return out
+
+
+def facts_share(items, facts):
+    """How many claims the facts decided, and how many of them rightly, by kind and rule."""
+    by_kind, by_rule = {}, {}
+    for item in items:
+        record = facts.get(item.id) or {}
+        kind = "+".join(record.get("kinds") or []) or "(none)"
+        answer = record.get("answer")
+        right = answer == TRUTH_ANSWER[item.truth]
+        entry = by_kind.setdefault(kind, {"items": 0, "decided": 0, "right": 0})
+        entry["items"] += 1
+        if answer is not None:
+            entry["decided"] += 1
+            entry["right"] += right
+            rule = by_rule.setdefault(record.get("rule"), {"decided": 0, "right": 0})
+            rule["decided"] += 1
+            rule["right"] += right
+    decided = sum(v["decided"] for v in by_kind.values())
+    return {"decided": decided, "right": sum(v["right"] for v in by_kind.values()),
+            "by_kind": dict(sorted(by_kind.items())), "by_rule": dict(sorted(by_rule.items()))}
+
+
+def score(items, items_sha256, header, rows, facts=None):
+    """Every count for A, B and each pair rule, and, where the answers file has the facts'
+    records, for the facts' arms (the default answer among them); per trap too; plain
+    data, ready for JSON."""
     check_pins(items, items_sha256, header, rows)
     usable, failed = usable_rows(rows)
     answers = arm_answers(items, usable)
+    answers.update(facts_arms(items, answers, facts or {}))
     result = {
         "schema": SCORE_SCHEMA,
         "items": len(items),
@@ -131,8 +176,10 @@ def score(items, items_sha256, header, rows):
         "models": header.get("models"),
         "reader": header.get("reader"),
         "truths": dict(Counter(item.truth for item in items)),
-        "arms": {arm: count_measures(items, answers[arm]) for arm in ARMS},
+        "arms": {arm: count_measures(items, answers[arm]) for arm in answers},
     }
+    if facts:
+        result["facts"] = facts_share(items, facts)
     wrong = {arm: {item.id for item in items
                    if answers[arm][item.id] != TRUTH_ANSWER[item.truth]} for arm in ("A", "B")}
     both = sorted(wrong["A"] & wrong["B"])
@@ -144,7 +191,7 @@ def score(items, items_sha256, header, rows):
         subset = [item for item in items if item.trap == trap]
         result["traps"][trap] = {
             "items": len(subset),
-            "arms": {arm: count_measures(subset, answers[arm]) for arm in ARMS},
+            "arms": {arm: count_measures(subset, answers[arm]) for arm in answers},
         }
     result["check_changed"] = {arm: _check_changed(items, usable, arm) for arm in ("A", "B")}
     result["codes"] = {arm: dict(sorted(Counter(

@@ -114,6 +114,11 @@ def progress_line(event):
             f"{event.wall_s:.1f}s; about {format_seconds(event.eta_s)} left")
 
 
+_ARM_TITLES = {"A": "model A alone", "B": "model B alone",
+               "facts": "the facts alone (else not shown)",
+               "answer": "the default answer: the facts, else the models by the default rule"}
+
+
 def _pct(value):
     return f"{100 * value:.1f}%"
 
@@ -124,13 +129,22 @@ def render_score(result):
     lines = [f"items: {result['items']} ({truths}); reader {visible(result.get('reader'))}",
              f"model A: {visible(models.get('A'))}", f"model B: {visible(models.get('B'))}",
              ""]
-    for arm in ARMS:
-        title = {"A": "model A alone", "B": "model B alone"}.get(arm) or RULE_NAMES[arm.lower()]
+    for arm in result["arms"]:
+        title = _ARM_TITLES.get(arm) or (RULE_NAMES[arm.lower()] if arm in ARMS else
+                                         f"the facts, else {arm[2:]}")
         lines.append(title)
         for m in MEASURES:
             v = result["arms"][arm][m]
             lines.append(f"  {MEASURE_TEXT[m]:<52} {v['k']:>4} of {v['n']:<4} "
                          f"{_pct(v['rate']):>6}  [{_pct(v['low'])}, {_pct(v['high'])}]")
+        lines.append("")
+    share = result.get("facts")
+    if share:
+        lines.append(f"the facts decided {share['decided']} of {result['items']} claims, "
+                     f"{share['right']} of them rightly; by kind (decided of items):")
+        for kind, entry in share["by_kind"].items():
+            lines.append(f"  {visible(kind):<28} {entry['decided']:>4} of {entry['items']:<4} "
+                         f"(right {entry['right']})")
         lines.append("")
     wrong = result["wrong"]
     lines.append(f"wrong: model A {wrong['A']}, model B {wrong['B']}, both {wrong['both']}"
@@ -145,7 +159,7 @@ def render_score(result):
         lines.append("per trap (right, k of n):")
         for trap, block in result["traps"].items():
             cells = "  ".join(f"{arm} {block['arms'][arm]['right']['k']}/{block['items']}"
-                              for arm in ARMS)
+                              for arm in result["arms"])
             lines.append(f"  {visible(trap):<28} {cells}")
     for arm in ("A", "B"):
         lost = result["no_answer"][arm]

@@ -59,9 +59,9 @@ def _cmd_batch(args):
     return errors.EXIT_OK
 
 
-def _load_run(answers_path, items_path, bad_lines=None):
+def _load_run(answers_path, items_path, bad_lines=None, facts=None):
     items, items_sha256 = read_items(items_path)
-    header, rows, warnings = read_answers(answers_path, bad_lines)
+    header, rows, warnings = read_answers(answers_path, bad_lines, facts)
     for warning in warnings:
         print(f"warning: {visible(warning)}", file=sys.stderr)
     return items, items_sha256, header, rows
@@ -76,8 +76,9 @@ def add_score(commands):
 
 
 def _cmd_score(args):
-    items, items_sha256, header, rows = _load_run(args.answers, args.items)
-    result = score(items, items_sha256, header, rows)
+    facts = {}
+    items, items_sha256, header, rows = _load_run(args.answers, args.items, facts=facts)
+    result = score(items, items_sha256, header, rows, facts)
     if args.json:
         print_json(result)
     else:
@@ -104,9 +105,9 @@ def _cmd_replay(args):
         return rederive_receipt(args)
     if not args.answers or not args.items:
         raise UsageError("replay needs ANSWERS ITEMS (or --receipt FILE)")
-    bad_lines = []
-    items, items_sha256, header, rows = _load_run(args.answers, args.items, bad_lines)
-    differences = bad_lines + replay_answers(items, items_sha256, header, rows)
+    bad_lines, facts = [], {}
+    items, items_sha256, header, rows = _load_run(args.answers, args.items, bad_lines, facts)
+    differences = bad_lines + replay_answers(items, items_sha256, header, rows, facts)
     return report_differences(differences, args.answers, len(rows))
 
 

@@ -15,12 +15,16 @@ from ..store import jsonl, records
 from ..server.client import ServerUnreachable
 from ..errors import MismatchError, ServerError
 from ..answers import CHECKED_KEYS, CheckedAnswer
+from ..facts import table as facts_table
+from ..facts.frame import read_frame
 from ..readers.menu_words import label_of_reply
 from .ask import ask
+from .claim import facts_record
 
 # Consecutive failed calls after which the server is taken to be failing, not the item.
 MAX_FAILURES_IN_A_ROW = 3
-_CONFIG_KEYS = ("reader", "reader_fingerprint", "check", "menu", "max_turns", "models", "extra")
+_CONFIG_KEYS = ("reader", "reader_fingerprint", "check", "menu", "max_turns", "models", "extra",
+                "facts_table")
 
 
 @dataclass
@@ -53,8 +57,9 @@ def prepare_answers_file(path, fd, header, note):
                             "cut an unfinished last line left by an interrupted run"))
     if os.path.getsize(path) == 0:
         jsonl.append_record(fd, header, path)
-        return {}
-    found, rows, _ = records.read_answers(path)
+        return {}, set()
+    facts = {}
+    found, rows, _ = records.read_answers(path, facts=facts)
     if found is None:
         raise MismatchError(f"{path}: has no items record; it was not written by batch")
     items_sha256 = header["items_sha256"]
@@ -72,7 +77,7 @@ def prepare_answers_file(path, fd, header, note):
     done = {(row["id"], row["arm"]): row for row in rows if not row.get("error")}
     if done:
         note(f"{path}: resuming; {len(done)} answers already there are not asked again")
-    return done
+    return done, set(facts)
 
 
 def run_batch(items, items_sha256, out_path, settings, *, client=None, items_name="",
@@ -89,13 +94,16 @@ def run_batch(items, items_sha256, out_path, settings, *, client=None, items_nam
     settings = settings.checked()
     client = client or settings.client()
     header = records.header_record(items_sha256, len(items), items_name,
-                                   records.run_config(settings))
+                                   {**records.run_config(settings),
+                                    "facts_table": facts_table.VERSION})
     fd = jsonl.open_append(out_path)
     try:
         with jsonl.locked(fd, out_path):
             run = _Run(out_path, fd, client, settings, progress or (lambda event: None))
-            done = prepare_answers_file(out_path, fd, header, run.note)
-            return run.ask_all(items, done, parallel)
+            done, with_facts = prepare_answers_file(out_path, fd, header, run.note)
+            asked = run.ask_all(items, done, parallel)
+            run.record_facts(items, with_facts)
+            return asked
     except OSError as exc:  # only the answers file's writes raise it here
         raise jsonl.cannot_write(out_path, exc, "an answer", kept="the answers already "
                                    "written are kept: run the same command again to "
@@ -120,6 +128,16 @@ class _Run:
             self.rendered[item.id] = self.reader.render(list(item.turns),
                                                         self.settings.max_turns, item.claim)
         return self.rendered[item.id]
+
+    def record_facts(self, items, with_facts):
+        """A facts record for every item that has none: what the facts' table decides of
+        it, beside the models' answers (which are asked all the same)."""
+        for item in items:
+            if item.id not in with_facts:
+                decision = facts_table.decide(item.claim, list(item.turns))
+                jsonl.append_record(self.fd, records.facts_row(
+                    item.id, facts_record(decision), read_frame(item.claim).kinds),
+                    self.out_path)
 
     def ask_all(self, items, done, parallel):
         reader, arms = self.reader, self.settings.models

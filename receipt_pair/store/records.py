@@ -36,6 +36,21 @@ ROW_KEYS = (
 )
 
 
+# The keys of one facts record: what the facts' table decided of one item, written by batch
+# beside the models' answers (a sealed run still asks both models every item).
+FACTS_KEYS = ("schema", "kind", "id", "table", "fingerprint", "answer", "rule", "turn", "line",
+              "quote", "kinds", "time")
+
+
+def facts_row(item_id, record, kinds):
+    """The facts record of one item: `record` is pair.claim.facts_record's (answer None: the
+    facts did not settle it); `kinds`, the kinds of operation its claim's frame read."""
+    fields = {"rule": None, "turn": None, "line": "", "quote": "", **record,
+              "schema": ANSWERS_SCHEMA, "kind": "facts", "id": item_id, "kinds": list(kinds),
+              "time": utc_now()}
+    return {key: fields[key] for key in FACTS_KEYS}
+
+
 def utc_now():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -76,8 +91,9 @@ def answer_row(item_id, answer, reader, max_turns):
     return {key: fields[key] for key in ROW_KEYS}
 
 
-def read_answers(path, bad_lines=None):
-    """(header or None, answer rows, warnings) from an answers file.
+def read_answers(path, bad_lines=None, facts=None):
+    """(header or None, answer rows, warnings) from an answers file; `facts`, a dict, gets
+    each item's facts record by id.
 
     A torn last line is left out with a warning (jsonl.py's rule); any other line that is
     not a record is an InputError naming its line, or, when a `bad_lines` list is given, a
@@ -110,6 +126,9 @@ def read_answers(path, bad_lines=None):
         elif record.get("kind") == "answer":
             record["_line"] = number
             rows.append(record)
+        elif record.get("kind") == "facts":
+            if facts is not None:
+                facts.setdefault(record["id"], record)
         else:
             raise InputError(f"{path} line {number}: unknown record kind {record.get('kind')!r}")
     return header, rows, warnings
@@ -126,6 +145,12 @@ def _record_problem(record):
         if extra is not None and not (isinstance(extra, dict) and all(
                 isinstance(extra.get(a, {}), dict) for a in "AB")):
             return "the items record's extra fields must be objects for A and B"
+    if record.get("kind") == "facts":
+        if not isinstance(record.get("id"), str) or record.get("answer") not in ANSWERS + (None,):
+            return "a facts record needs a text 'id' and an 'answer' (or null)"
+        for key in ("table", "fingerprint", "line", "quote"):
+            if not isinstance(record.get(key), str):
+                return f"a facts record's '{key}' must be text"
     if record.get("kind") == "answer":
         for key in ("verdict", "turn", "reason"):
             if not (record.get(key) is None or isinstance(record.get(key), str)):

@@ -199,7 +199,8 @@ class ScoreAndReplayOfABatch(TempDirTest):
         status, text, _ = run_cli("score", out, items, "--json")
         data = json.loads(text)
         self.assertEqual(data["items"], 4)
-        self.assertEqual(set(data["arms"]), {"A", "B", "R1", "R2", "R3", "R4"})
+        self.assertEqual(set(data["arms"]), {"A", "B", "R1", "R2", "R3", "R4", "facts", "answer",
+                                             "F+A", "F+B", "F+R1", "F+R3", "F+R4"})
         for arm in data["arms"].values():
             self.assertEqual(set(arm), {"right", "false_shown", "true_shown_kept",
                                         "correct_not_shown", "false_contradicted",
@@ -255,7 +256,8 @@ class Parallel(TempDirTest):
             with open(out) as handle:
                 rows = [json.loads(line) for line in handle][1:]
             answers[parallel] = {(r["id"], r["arm"]): (r["request_sha256"], r["answer"],
-                                                       r["quote"]) for r in rows}
+                                                       r["quote"]) for r in rows
+                                 if r["kind"] == "answer"}
             self.assertEqual(run_cli("replay", out, items)[0], 0)
         self.assertEqual(answers["1"], answers["2"])
         self.assertEqual(met, [True] * 8)

@@ -154,3 +154,42 @@ class Hook(FactsOn):
         decision = json.loads(out)
         self.assertEqual((status, decision["decision"]), (0, "block"))
         self.assertIn("! [rejected]", decision["reason"])
+
+
+class Batch(TempDirTest):
+    """A batch asks both models every item (a sealed run's way), and keeps beside their
+    answers what the facts decide of each item; score gives the default answer as an arm,
+    and replay re-derives the facts too."""
+
+    def test_facts_records_score_and_replay(self):
+        items = self.write("items.jsonl", "".join(json.dumps(item) + "\n" for item in (
+            {"id": "p1", "claim": PUSHED, "truth": "shown", "turns": [
+                {"cmd": "git push origin fix/parser",
+                 "output": "To x\n   3b2a6f1..9c41e07  fix/parser -> fix/parser"}]},
+            {"id": "d1", "claim": "The docs explain the flag", "truth": "not_shown",
+             "turns": [{"cmd": "ls", "output": "README.md"}]})))
+        out = self.path("answers.jsonl")
+        with FakeServer() as fake:
+            fake.default = answer("not_shown")
+            status, _, err = run_cli("batch", items, "--out", out, "--base-url", fake.base_url,
+                                     "--model-a", "qa", "--model-b", "qb")
+            self.assertEqual(status, 0, err)
+            self.assertEqual(len(fake.chats()), 4)  # both models, both items
+        with open(out) as handle:
+            records = [json.loads(line) for line in handle]
+        facts = {r["id"]: r for r in records if r["kind"] == "facts"}
+        self.assertEqual((facts["p1"]["answer"], facts["p1"]["rule"]), ("shown", "push.updated"))
+        self.assertIsNone(facts["d1"]["answer"])
+        status, out_text, _ = run_cli("score", out, items, "--json")
+        data = json.loads(out_text)
+        self.assertEqual(data["arms"]["answer"]["right"]["k"], 2)  # facts for p1, R2 for d1
+        self.assertEqual(data["arms"]["R2"]["right"]["k"], 1)  # the models alone miss p1
+        self.assertEqual(data["facts"]["decided"], 1)
+        self.assertEqual(run_cli("replay", out, items)[0], 0)
+        edited = [dict(r, answer="contradicted") if r.get("kind") == "facts" and r["id"] == "p1"
+                  else r for r in records]
+        with open(out, "w") as handle:
+            handle.write("".join(json.dumps(r) + "\n" for r in edited))
+        status, said, _ = run_cli("replay", out, items)
+        self.assertEqual(status, 1)
+        self.assertIn("the facts recorded 'contradicted'", said)
