@@ -1,20 +1,55 @@
 """Secrets stay home: credentials in a log are replaced when it is read, before any model
 sees it and before any receipt, ledger entry or page keeps its turns.
 
-What is redacted is versioned. A receipt records the redactor version its log was read
-with, and re-derives with that version, so a wider redactor never breaks an older receipt.
+What is redacted is versioned, so that a receipt can record the redactor version its log
+was read with and re-derive with that version: a wider redactor never breaks an older
+receipt (one that records none was read with s1).
 Each version is kept as it was: `redact(text, version="s1")` gives today what s1 gave.
 Every change of what is redacted is a new version; an old one is never edited.
+
+s1 (redact_s1.py, frozen) took tokens of a few shapes, URL passwords, Authorization
+headers and secret-named assignments. s2 takes every shape of issue 32: each finder of
+secret_shapes.py (a value known by its shape: provider tokens, private-key blocks, URL
+passwords, a command's credentials) and secret_names.py (a value known by its name:
+variables, .env lines, JSON keys, headers, query parameters, options, .netrc) names spans
+of the text; overlapping spans are joined, and each joined span becomes one [REDACTED], so
+a secret goes whole however many rules see it, and the count is of secrets, not of rules.
+A version after s2 first freezes these finders (a redact_s2.py that keeps them as they are).
+
+What is replaced is a choice of patterns, not a proof: a secret of no known shape under an
+innocent name stays. The log's sha256 still pins the original file.
 """
 
 from ..errors import InputError
-from . import redact_s1
+from . import redact_s1, secret_names, secret_shapes
 
-MARK = "[REDACTED]"
-REDACTOR_VERSION = "s1"  # the version new reads use
-REDACTOR_VERSIONS = ("s1",)  # every version this package can still run, oldest first
+MARK = secret_shapes.MARK
+REDACTOR_VERSION = "s2"  # the version new reads use
+REDACTOR_VERSIONS = ("s1", "s2")  # every version this package can still run, oldest first
 
-_REDACTORS = {"s1": redact_s1.redact}
+_S2_FINDERS = secret_shapes.FINDERS + secret_names.FINDERS
+
+
+def _redact_s2(text):
+    if not text:
+        return text, 0
+    joined = []
+    for start, end in sorted(span for find in _S2_FINDERS for span in find(text)):
+        if joined and start <= joined[-1][1]:
+            joined[-1][1] = max(joined[-1][1], end)
+        elif end > start:
+            joined.append([start, end])
+    if not joined:
+        return text, 0
+    pieces, at = [], 0
+    for start, end in joined:
+        pieces += [text[at:start], MARK]
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces), len(joined)
+
+
+_REDACTORS = {"s1": redact_s1.redact, "s2": _redact_s2}
 
 
 def redactor(version=REDACTOR_VERSION):
