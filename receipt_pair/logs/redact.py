@@ -1,115 +1,83 @@
 """Secrets stay home: credentials in a log are replaced when it is read, before any model
 sees it and before any receipt, ledger entry or page keeps its turns.
 
-A log often holds a token, a key or a password: in a URL (`https://user:pass@host`), an
-`Authorization:` header, a `KEY=value` of a secret-looking name, or in a token's own shape
-(`ghp_...`, `sk-...`, `AKIA...`, a JWT, a private key block). Each is replaced by
-`[REDACTED]`, keeping what names it (the header, the variable, the user), so a line still
-reads as what it was. The count of replacements is kept; the log's sha256 still pins the
-original file. What is replaced is a choice of patterns, not a proof: a secret of no
-known shape under an innocent name stays.
+What is redacted is versioned, so that a receipt can record the redactor version its log
+was read with and re-derive with that version: a wider redactor never breaks an older
+receipt (one that records none was read with s1).
+Each version is kept as it was: `redact(text, version="s1")` gives today what s1 gave.
+Every change of what is redacted is a new version; an old one is never edited.
+
+s1 (redact_s1.py, frozen) took tokens of a few shapes, URL passwords, Authorization
+headers and secret-named assignments. s2 takes every shape of issue 32: each finder of
+secret_shapes.py (a value known by its shape: provider tokens, private-key blocks, URL
+passwords, a command's credentials) and secret_names.py (a value known by its name:
+variables, .env lines, JSON keys, headers, query parameters, options, .netrc) names spans
+of the text; overlapping spans are joined, and each joined span becomes one [REDACTED], so
+a secret goes whole however many rules see it, and the count is of secrets, not of rules.
+A version after s2 first freezes these finders (a redact_s2.py that keeps them as they are).
+
+What is replaced is a choice of patterns, not a proof: a secret of no known shape under an
+innocent name stays. The log's sha256 still pins the original file.
 """
 
-import re
+from ..errors import InputError
+from . import redact_s1, secret_names, secret_shapes
 
-MARK = "[REDACTED]"
+MARK = secret_shapes.MARK
+REDACTOR_VERSION = "s2"  # the version new reads use
+REDACTOR_VERSIONS = ("s1", "s2")  # every version this package can still run, oldest first
 
-# Tokens recognised by their own shape, wherever they stand.
-_SHAPES = re.compile(
-    r"""
-    -----BEGIN[ A-Z]*PRIVATE\ KEY-----[\s\S]*?-----END[ A-Z]*PRIVATE\ KEY-----
-  | \b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})
-  | \bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{20,}
-  | \b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}
-  | \b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b
-  | \bxox[abprs]-[A-Za-z0-9\-]{10,}
-  | \bAIza[0-9A-Za-z_\-]{35}
-  | \bglpat-[A-Za-z0-9_\-]{20,}
-  | \bnpm_[A-Za-z0-9]{36}\b
-  | \bhf_[A-Za-z0-9]{30,}\b
-  | \beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}
-    """,
-    re.X,
-)
-# user:password@ in a URL: the password goes, the user stays.
-_URL_PASSWORD = re.compile(r"(\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s/:@]+:)(?!\[REDACTED\]@)"
-                           r"([^\s/@]+)(@)")
-# Authorization: Bearer abc / Basic abc / token abc
-_AUTH_HEADER = re.compile(
-    r"(\b(?:Proxy-)?Authorization\s*[:=]\s*(?:(?:Bearer|Basic|Token|Digest|Bot)\s+)?)"
-    r"(?!\[REDACTED\]|(?:Bearer|Basic|Token|Digest|Bot)\b)([^\s\"',;]{4,})", re.I)
-# --password value, --api-key=value: a command's option of a secret's name.
-_OPTION = re.compile(r"(?<![\w-])(--?(?P<name>[A-Za-z][A-Za-z0-9_\-]*)(?:\s+|=)(?P<open>[\"']?))"
-                     r"(?P<value>[^\s\"']+)")
-# NAME=value, NAME: value, "name": "value", --name value: only where the name is a secret's.
-_ASSIGNMENT = re.compile(
-    r"""((?P<quote>["']?)(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)(?P=quote)
-            (?:\s*[:=]\s*|\s+(?=["']))(?P<open>["']?))
-        (?P<value>[^\s"',;}]+)""",
-    re.X)
-_SECRET_PARTS = {"secret", "secrets", "token", "password", "passwd", "passphrase", "apikey",
-                 "credential", "credentials", "privatekey", "accesskey", "sessiontoken"}
-_KEY_OWNERS = {"api", "access", "private", "secret", "signing", "encryption", "master",
-               "client", "app", "service"}
-_NOT_SECRETS = {"null", "none", "true", "false", "undefined", "redacted", "changeme?",
-                "required", "optional", "string", "str", "env"}
+_S2_FINDERS = secret_shapes.FINDERS + secret_names.FINDERS
 
 
-def _secret_name(name):
-    parts = [p.lower() for p in re.split(r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])", name) if p]
-    if any(p in _SECRET_PARTS for p in parts):
-        return True
-    return any(p == "key" and i and parts[i - 1] in _KEY_OWNERS for i, p in enumerate(parts))
-
-
-def _secret_value(value):
-    value = value.strip("\"'")
-    if len(value) < 6 or value.lower() in _NOT_SECRETS or MARK in value:
-        return False
-    if value.isdigit() or value.startswith(("$", "%", "<", "{", "${")):
-        return False  # a count (max_tokens=400), or a reference to a secret, not the secret
-    return True
-
-
-def redact(text):
-    """(text with credentials replaced by [REDACTED], how many were replaced)."""
+def _redact_s2(text):
     if not text:
         return text, 0
-    count = 0
-
-    def replace_all(match):
-        nonlocal count
-        count += 1
-        return MARK
-
-    def keep_head(match):
-        nonlocal count
-        count += 1
-        return match.group(1) + MARK + (match.group(3) if match.re is _URL_PASSWORD else "")
-
-    def assignment(match):
-        nonlocal count
-        if not _secret_name(match.group("name")) or not _secret_value(match.group("value")):
-            return match.group(0)
-        count += 1
-        return match.group(1) + MARK
-
-    text = _SHAPES.sub(replace_all, text)
-    text = _URL_PASSWORD.sub(keep_head, text)
-    text = _AUTH_HEADER.sub(keep_head, text)
-    text = _OPTION.sub(assignment, text)
-    text = _ASSIGNMENT.sub(assignment, text)
-    return text, count
+    joined = []
+    for start, end in sorted(span for find in _S2_FINDERS for span in find(text)):
+        if joined and start <= joined[-1][1]:
+            joined[-1][1] = max(joined[-1][1], end)
+        elif end > start:
+            joined.append([start, end])
+    if not joined:
+        return text, 0
+    pieces, at = [], 0
+    for start, end in joined:
+        pieces += [text[at:start], MARK]
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces), len(joined)
 
 
-def redact_turns(turns):
+_REDACTORS = {"s1": redact_s1.redact, "s2": _redact_s2}
+
+
+def redactor(version=REDACTOR_VERSION):
+    """The function `text -> (text, count)` of a redactor version; an unknown version (a
+    receipt made by a newer receipt-pair) is an InputError."""
+    try:
+        return _REDACTORS[version]
+    except (KeyError, TypeError):
+        known = ", ".join(REDACTOR_VERSIONS)
+        raise InputError(f"redactor version {version!r} is not known to this receipt-pair "
+                         f"(it knows {known}); a newer receipt-pair made this record") from None
+
+
+def redact(text, version=REDACTOR_VERSION):
+    """(text with credentials replaced by [REDACTED], how many were replaced), as the
+    redactor `version` replaces them."""
+    return redactor(version)(text)
+
+
+def redact_turns(turns, version=REDACTOR_VERSION):
     """(turns with their commands and outputs redacted, how many were replaced in all)."""
     from dataclasses import replace
 
+    run = redactor(version)
     out, total = [], 0
     for turn in turns:
-        cmd, a = redact(turn.cmd)
-        output, b = redact(turn.output)
+        cmd, a = run(turn.cmd)
+        output, b = run(turn.output)
         total += a + b
         out.append(turn if not (a or b) else replace(turn, cmd=cmd, output=output))
     return out, total
