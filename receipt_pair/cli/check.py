@@ -113,10 +113,14 @@ def rederive_receipt(args):
 
 
 def receipt_redacted(receipt):
-    """Whether the log of a receipt was read with credentials redacted (receipts made before
-    redaction record nothing: their logs were read as they were)."""
+    """The redactor version a receipt's log was read with, or False: a receipt that names
+    none was read with s1, the first; one made before redaction records nothing, and its log
+    was read as it was."""
     redaction = receipt.get("redaction") if isinstance(receipt, dict) else None
-    return isinstance(redaction, dict) and redaction.get("on") is True
+    if not (isinstance(redaction, dict) and redaction.get("on") is True):
+        return False
+    version = redaction.get("version")
+    return version if isinstance(version, str) else "s1"
 
 
 def expiry_of_receipt(args):

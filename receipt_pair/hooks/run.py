@@ -11,6 +11,7 @@ from typing import Optional
 
 from ..answers import CONTRADICTED, NOT_SHOWN
 from ..errors import ReceiptPairError, ServerError
+from ..logs.redact import redact as redact_text
 from ..pair.claim import check_claims
 from ..pair.receipts import receipt_of
 from ..server.client import ServerUnreachable
@@ -135,6 +136,8 @@ def _claims(options, given, hook, log, notes):
     if given is not None:
         return given_claims(given), "given"
     final = hook.last_assistant_message
+    if final is not None and options.settings.redact:
+        final = redact_text(final)[0]  # the session's own message was redacted when read
     if final is None and log is not None:
         final = log.session.final_message
     if not final:

@@ -22,7 +22,7 @@ from ..errors import InputError
 from ..store.files import decode, display_name, json_lines, loads_strict, read_bytes, sha256_bytes
 from ..store.jsonl import whole_lines
 from .folders import read_folder
-from .redact import redact_turns
+from .redact import REDACTOR_VERSION, redact as redact_text, redact_turns
 from ..turn import Turn, kind_of, turn_from_json  # noqa: F401 (read from here too)
 
 # A JSON log starts with a list of objects or an object with a quoted key. Plain text that
@@ -41,9 +41,10 @@ class LogRead(tuple):
     read found (a transcripts.Session: the agent's final message, whether anything came
     after it, its tool calls; its turns are these)."""
 
-    def __new__(cls, turns, sha256, redactions=0, name=None, session=None):
+    def __new__(cls, turns, sha256, redactions=0, name=None, session=None, redactor=None):
         read = super().__new__(cls, (turns, sha256))
         read.redactions, read.name, read.session = redactions, name, session
+        read.redactor = redactor  # the redactor version that read it (None: not redacted)
         return read
 
     @property
@@ -63,7 +64,9 @@ def read_log(path, fmt=None, warnings=None, redact=True):
 
     `fmt` forces a format (one of FORMATS); `warnings`, a list, gets a line for anything
     skipped (a torn last line of a log still being written). `redact`: replace credentials
-    in the turns before anything else sees them (the sha256 is still the file's own).
+    in the turns before anything else sees them (the sha256 is still the file's own): True
+    with the current redactor, or a redactor version (a receipt's log read again as it was
+    read then), or False.
     """
     if path != "-" and os.path.isdir(path):
         # An agent that keeps its log as a folder (OpenHands' events, a GitHub Actions
@@ -72,10 +75,18 @@ def read_log(path, fmt=None, warnings=None, redact=True):
     else:
         data = read_bytes(path)
         turns, sha256 = parse_log(data, display_name(path), fmt, warnings), sha256_bytes(data)
+    version = redactor_version(redact)
     count = 0
-    if redact:
-        turns, count = redact_turns(turns)
-    return LogRead(turns, sha256, count, display_name(path))
+    if version:
+        turns, count = redact_turns(turns, version)
+    return LogRead(turns, sha256, count, display_name(path), redactor=version)
+
+
+def redactor_version(redact):
+    """The redactor version `redact` names: True the current one, False none."""
+    if redact is True:
+        return REDACTOR_VERSION
+    return redact or None
 
 
 def log_notes(read, warnings=()):
@@ -100,8 +111,14 @@ def read_session(data, name, fmt, redact=True):
     if not text.strip():
         raise InputError(f"{name}: the log is empty")
     session = transcripts.read_session(text, name, fmt)
-    turns, count = redact_turns(session.turns) if redact else (session.turns, 0)
-    return LogRead(turns, sha256_bytes(data), count, name, replace(session, turns=turns))
+    version = redactor_version(redact)
+    turns, count = redact_turns(session.turns, version) if version else (session.turns, 0)
+    final = session.final_message
+    if version and final:  # the agent's own words reach the models and the notice too
+        final, more = redact_text(final, version)
+        count += more
+    return LogRead(turns, sha256_bytes(data), count, name,
+                   replace(session, turns=turns, final_message=final), version)
 
 
 def detect_format(text):

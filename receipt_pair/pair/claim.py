@@ -19,6 +19,7 @@ from ..check.rules import Quote, combine
 from ..errors import InputError, ModelCallFailed, ServerError, UsageError
 from ..facts import table as facts_table
 from ..facts.decision import Decision
+from ..logs.redact import redact as redact_text
 from ..turn import Turn, turn_from_json
 from .settings import Settings
 
@@ -86,6 +87,12 @@ def turn_id(index):
     return None if index is None else f"T{index + 1}"
 
 
+def redacted(text, settings):
+    """`text` with credentials replaced, as a log's are, where the settings redact: a claim
+    that repeats a token must not carry it to the models, a receipt or a notice."""
+    return redact_text(text)[0] if settings.redact and isinstance(text, str) else text
+
+
 def decide_by_facts(claim, turns, settings):
     """The ClaimResult the facts give, with no model asked, or None where they do not
     settle the claim (or the settings ask the models alone)."""
@@ -144,6 +151,7 @@ def check_claim(claim, turns, settings=None, *, client=None, keep_failed=False, 
     given = {k: v for k, v in changes.items() if v is not None or k == "concurrent"}
     settings = (settings or Settings()).replace(**given).checked()
     turns = as_turns(turns)
+    claim = redacted(claim, settings)
     decided = decide_by_facts(claim, turns, settings)
     if decided is not None:
         return decided  # plain code settled it: no model is asked, no server needed
@@ -210,7 +218,7 @@ def check_claims(claims, turns, settings=None, *, client=None, deadline=None,
     settings = (settings or Settings()).checked()
     reader = settings.reader
     turns = as_turns(turns)
-    every = list(claims)
+    every = [redacted(claim, settings) for claim in claims]
     decided = {index: decide_by_facts(claim, turns, settings) for index, claim in
                enumerate(every)}
     claims = [claim for index, claim in enumerate(every) if decided[index] is None]

@@ -38,12 +38,16 @@ def redact_record(record):
             out[key], count = redact(out[key])
             total += count
     if isinstance(out.get("argv"), list):
-        argv = []
-        for word in out["argv"]:
-            word, count = redact(word) if isinstance(word, str) else (word, 0)
-            argv.append(word)
+        # The words read together, as the command line they make: `curl -u user:pass` and
+        # `mysql -p secret` are secrets only beside their option.
+        words = [w if isinstance(w, str) else "" for w in out["argv"]]
+        joined, count = redact(shlex.join(words)) if words else ("", 0)
+        if count:
+            try:
+                out["argv"] = shlex.split(joined)
+            except ValueError:
+                out["argv"] = joined.split()
             total += count
-        out["argv"] = argv
     return out, total
 
 

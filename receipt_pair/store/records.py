@@ -201,7 +201,8 @@ def build_receipt(result, log, settings, made_by="check", blocks=None):
         "log": {"file": log.name, "sha256": log.sha256},
         # Whether credentials were replaced when the log was read, and how many: the turns
         # below are the redacted ones, the sha256 above is the file's own.
-        "redaction": {"on": bool(result.settings.redact), "count": log.redactions},
+        "redaction": {"on": bool(result.settings.redact), "count": log.redactions,
+                      "version": getattr(log, "redactor", None)},
         "max_turns": result.settings.max_turns,
         # Everything the reader read (a menu reader reads the whole log), so that the
         # receipt re-derives from itself.

@@ -193,7 +193,7 @@ class SecretsStayHome(GateTest):
             text = handle.read()
         self.assertNotIn(self.TOKEN, text)
         receipt = json.loads(text)
-        self.assertEqual(receipt["redaction"], {"on": True, "count": 2})
+        self.assertEqual(receipt["redaction"], {"on": True, "count": 2, "version": "s2"})
         self.assertEqual(receipt["answer"], SHOWN)
         self.assertEqual(run_cli("replay", "--receipt", saved, "--log", log)[0], 0)
         self.assertEqual(run_cli("verify", "--receipt", saved, "--log", log)[0], 0)
@@ -209,7 +209,8 @@ class SecretsStayHome(GateTest):
                     "--save", saved, "--no-redact")
             self.assertIn(self.TOKEN, json.dumps(fake.chats()))
         with open(saved) as handle:
-            self.assertEqual(json.load(handle)["redaction"], {"on": False, "count": 0})
+            self.assertEqual(json.load(handle)["redaction"], {"on": False, "count": 0,
+                                                                "version": None})
         self.assertEqual(run_cli("replay", "--receipt", saved, "--log", log)[0], 0)
 
 
