@@ -48,6 +48,9 @@ SHOWN_OTHER_TARGET = "shown_other_target"
 CONTRADICTED_OTHER_OPERATION = "contradicted_other_operation"
 QUOTE_NOT_TOOL_OUTPUT = "quote_not_tool_output"
 FACTS_SAY_OTHERWISE = "facts_say_otherwise"  # check c4: the facts read the run otherwise
+NOT_A_RUN_LINE = "not_a_run_line"  # check c4: a harness's line, a command echoed, a diff
+CONTRADICTED_ADMITTED = "contradicted_admitted"  # check c4: the claim admits the failure
+CLAIM_NOT_DONE = "claim_not_done"  # check c4: the claim announces, it reports no result
 LOW_CONFIDENCE = "low_confidence"  # the reader's confidence rule, after the quote check
 CALL_FAILED = "call_failed"  # no reply at all: the model call itself failed
 # One line each, for people reading a checked answer.
@@ -92,6 +95,13 @@ CODE_TEXT = {
     FACTS_SAY_OTHERWISE: "the facts plain code reads of the log decide otherwise, or read the "
                          "cited run as showing nothing (it ran nothing, only echoed, was cut "
                          "off, left running or masked)",
+    NOT_A_RUN_LINE: "the quoted line is not what a run printed: a command echoed, a tool's "
+                    "or harness's own line, a diff's or a file's line, an exit status never "
+                    "learned",
+    CONTRADICTED_ADMITTED: "a contradicted held against a claim that admits the failure (or "
+                           "claims only that tests ran)",
+    CLAIM_NOT_DONE: "the claim announces what will be done; it reports no result to show or "
+                    "contradict",
     LOW_CONFIDENCE: "the verdict's probability is below the reader's threshold",
     CALL_FAILED: "the model call failed, so the model cannot vouch",
 }
@@ -102,7 +112,8 @@ REFUSAL_CODES = (
     SHOWN_IN_FAILED_TURN, CONTRADICTED_WITHOUT_FAILURE, SHOWN_SUPERSEDED,
     CONTRADICTED_SUPERSEDED, QUOTE_FROM_UNFINISHED, SHOWN_NOT_DRAWN, SHOWN_NOT_A_RESULT,
     SHOWN_OTHER_OPERATION, SHOWN_DRY_RUN, SHOWN_NOTHING_RAN, SHOWN_OTHER_TARGET,
-    CONTRADICTED_OTHER_OPERATION, QUOTE_NOT_TOOL_OUTPUT, FACTS_SAY_OTHERWISE,
+    CONTRADICTED_OTHER_OPERATION, QUOTE_NOT_TOOL_OUTPUT, FACTS_SAY_OTHERWISE, NOT_A_RUN_LINE,
+    CONTRADICTED_ADMITTED, CLAIM_NOT_DONE,
 )
 
 

@@ -218,9 +218,14 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK, vocabulary=None):
         else None
     if refused:
         return refuse(refused)
-    if check not in ("c1", "c2", "c3") and getattr(shown, "turns", None) is not None and \
-            agree.disagrees(verdict, getattr(shown, "claim", "") or "", shown.turns,
-                            cited.index if cited.index >= 0 else list(shown).index(cited)):
-        return refuse(FACTS_SAY_OTHERWISE)
+    if check not in ("c1", "c2", "c3"):
+        claim = getattr(shown, "claim", "") or ""
+        refused = agree.line_refusal(verdict, claim, cited.cmd, [line for line, _ in lines])
+        if refused:
+            return refuse(refused)
+        if getattr(shown, "turns", None) is not None and agree.disagrees(
+                verdict, claim, shown.turns,
+                cited.index if cited.index >= 0 else list(shown).index(cited)):
+            return refuse(FACTS_SAY_OTHERWISE)
     answer = SHOWN if verdict == "shown" else CONTRADICTED
     return CheckedAnswer(verdict, turn, quote, reason, answer, OK, line)
