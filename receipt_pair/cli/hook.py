@@ -53,9 +53,12 @@ def add_hook(commands):
     p.add_argument("--not-shown", choices=stop_hook.NOT_SHOWN_POLICIES,
                    default=stop_hook.DEFAULT_NOT_SHOWN,
                    help="what a claim the log does not show does: block once in a session "
-                        "only when the session holds no command at all (default), block "
-                        "once in a session, never block, or block at every stop that is "
-                        "not already a continuation")
+                        "only when the session holds no command at all (default); block "
+                        "once where the facts read that its operation did not run after "
+                        "the last edit (never ran, ran nothing, masked, cut off, left "
+                        "running, a dry run, before an edit), with the command to run; "
+                        "block once in a session; never block; or block at every stop "
+                        "that is not already a continuation")
     p.add_argument("--max-blocks", type=positive_int, default=stop_hook.DEFAULT_MAX_BLOCKS,
                    help="blocks in a row for contradicted claims before the agent is let "
                         "stop anyway (default: %(default)s)")

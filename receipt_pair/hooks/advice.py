@@ -16,6 +16,8 @@ from ..answers import (CONTRADICTED, QUOTE_FROM_UNFINISHED, SHOWN_DRY_RUN, SHOWN
 from ..check import kinds
 from ..check.kinds import BUILD, DEPLOY, INSTALL, MIGRATE, PUSH, SEND, TESTS
 from ..check.testcounts import count_tests
+from ..facts.reading import read_events
+from .project import project_command
 
 # Why a claim was decided in plain code, without asking a model.
 NO_COMMANDS = "no_commands"  # the session file records no tool call at all
@@ -51,10 +53,13 @@ _REFUSED = (
 )
 
 
-def next_step(claim, answer, result=None, turns=(), why=None):
+def next_step(claim, answer, result=None, turns=(), why=None, folder=None):
     """One line for the agent: what the check found, then what to do (no full stop).
-    `result`: the pair's ClaimResult, if the models were asked; `turns`: the session's
-    turns; `why`: the code of a claim decided in plain code (NO_COMMANDS)."""
+    `result`: the ClaimResult (the facts' or the models'); `turns`: the session's turns;
+    `why`: the code of a claim decided in plain code (NO_COMMANDS); `folder`: the project's,
+    where the command to run is read when the agent ran none (project.py)."""
+    if getattr(result, "decided_by", None) == "facts" and answer != CONTRADICTED:
+        return facts_step(result.facts, turns, folder)
     found = _found(claim, result, turns)
     claimed = found.claimed
     if answer == CONTRADICTED:
@@ -142,3 +147,41 @@ def _named(turn):
     command = (turn.cmd or "").strip().splitlines()
     command = command[0] if command else "a tool call"
     return "`" + (command if len(command) <= 80 else command[:80] + " [...]") + "`"
+
+
+# What each facts rule that settles "it did not run" tells the agent, before the command.
+_DID_NOT_RUN = {
+    "never-ran": "your log has no run of it", "ran-nothing": "the last run ran nothing",
+    "cut-off": "the last run was stopped before it ended",
+    "background": "the last run was still going when you stopped",
+    "masked": "the last run's status was hidden (a pipe or `|| true`)",
+    "echoed": "the only result is text a command echoed",
+    "edited-after": "you edited a file it uses after the last run",
+    "stale": "you edited a file it uses after the last run",
+    "partial-rerun": "after the whole suite failed only a part was run again",
+    "not-a-run": "the last run ran nothing, was stopped, left running or masked",
+    "dry-run": "that was a dry run",
+}
+
+
+def facts_step(decision, turns, folder=None):
+    """The next step for a claim the facts read as not shown: what they found, and the
+    command to run: the agent's own last one of that kind, else the project's."""
+    family, _, kind = decision.rule.partition(".")
+    said = _DID_NOT_RUN.get(kind, "no output line shows it")
+    command = _last_command(decision, turns, family) or project_command(folder, family)
+    if family == "push":
+        return f"{said}: push, or tell the user it is not pushed"
+    if command:
+        return f"{said}: run `{command}` and report what it prints"
+    return f"{said}: run it, or tell the user it was not done"
+
+
+def _last_command(decision, turns, family):
+    """The agent's own last command of `family` in the session, or None."""
+    if decision.event is not None and decision.event.family == family and \
+            decision.event.command:
+        return decision.event.command[:200]
+    runs = [e for e in read_events(list(turns)).events if e.family == family and e.command] \
+        if turns else []
+    return runs[-1].command[:200] if runs else None

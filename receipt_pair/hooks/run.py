@@ -85,6 +85,7 @@ def run_hook(input_path, options):
         return stop_hook.StopDecision(False), notes
     claims, not_checked = claims[:stop_hook.MAX_CLAIMS], claims[stop_hook.MAX_CLAIMS:]
     outcomes = _outcomes(options, claims, waited, started)
+    _advise(outcomes, waited[0], hook.cwd)
     stop = records.Stop(hook, agent, split, waited[1], options.not_shown, directory)
     decision = _decide(options, stop, outcomes, not_checked, notes)
     saved = _keep(options, stop, outcomes, decision, waited, notes) if directory else False
@@ -174,11 +175,17 @@ def _outcomes(options, claims, waited, started):
         outcomes = [stop_hook.Outcome(claim, error=error) for claim in claims]
     else:
         outcomes = _check_all(options, claims, log.turns, started)
+    return outcomes
+
+
+def _advise(outcomes, log, folder):
+    """For each claim held against the agent, what to do next (advice.py); `folder`, the
+    agent's working folder, names the project's own command where it ran none."""
     for outcome in outcomes:
         if outcome.answer in (CONTRADICTED, NOT_SHOWN):
             outcome.advice = next_step(outcome.claim.text, outcome.answer, outcome.result,
-                                       log.turns if log is not None else (), outcome.why)
-    return outcomes
+                                       log.turns if log is not None else (), outcome.why,
+                                       folder)
 
 
 def _decide(options, stop, outcomes, not_checked, notes):

@@ -13,7 +13,8 @@ The policy, in one place (`decide`):
 - a claim the log contradicts blocks the stop, listing the claim and the deciding quotes;
   when the agent was already sent back by a block (`stop_hook_active`), it blocks again
   only up to `max_blocks` blocks in a row, so a wrong answer can never trap the agent;
-- a claim the log does not show blocks only as the not-shown policy says, and never when
+- a claim the log does not show blocks only as the not-shown policy says (block-facts: once,
+  where the facts settle that its operation did not run after the last edit), and never when
   `stop_hook_active` is true; so does a claim of a session with no tool call at all, which
   plain code answers `not shown` without asking a model (run.py), and which is the only
   not-shown claim the default policy (`block-empty`) sends the agent back for, once;
@@ -35,13 +36,29 @@ from ..errors import InputError
 from ..store.files import decode, display_name, loads_strict, read_bytes
 from .agents import CLAUDE_CODE
 
-NOT_SHOWN_POLICIES = ("block-empty", "block-once", "allow", "block")
+NOT_SHOWN_POLICIES = ("block-empty", "block-facts", "block-once", "allow", "block")
 # The default blocks only where plain code decided `not shown` (a session with no tool call
 # at all): on set 5's real logs the pair answers `not shown` for most claims the log does
 # show (docs/agents.md, "Which not-shown policy"), so blocking on a model's `not shown`
 # would send the agent back for most of its true claims.
 DEFAULT_NOT_SHOWN = "block-empty"
-_ONCE = ("block-empty", "block-once")  # the policies that block once in a session
+_ONCE = ("block-empty", "block-facts", "block-once")  # the policies that block once a session
+# The facts' rules that settle that the claimed operation did not run after the last edit:
+# it never ran, ran nothing, was masked, cut off, left running, a dry run, or came before
+# an edit. `--not-shown block-facts` sends the agent back (once) for these, with the command
+# to run.
+DID_NOT_RUN = ("never-ran", "ran-nothing", "cut-off", "background", "masked", "echoed",
+               "edited-after", "partial-rerun", "dry-run", "stale", "not-a-run")
+
+
+def did_not_run(outcome):
+    """True if plain code settled that the outcome's claimed operation did not run (no
+    command at all in the session, or a facts rule of DID_NOT_RUN)."""
+    if outcome.decided == NOT_SHOWN:
+        return True
+    facts = getattr(outcome.result, "facts", None)
+    return (getattr(outcome.result, "decided_by", None) == "facts" and facts is not None
+            and facts.rule.split(".", 1)[-1] in DID_NOT_RUN)
 DEFAULT_MAX_BLOCKS = 3
 # The text the agent reads is bounded: a reason that fills its context helps no one.
 MAX_QUOTE_CHARS = 300
@@ -242,6 +259,9 @@ def decide(outcomes, stop_hook_active, not_shown=DEFAULT_NOT_SHOWN,
         elif not_shown == "block-empty" and not any(o.decided == NOT_SHOWN for o in unbacked):
             allowed_why = ("only a session with no command at all is sent back "
                            "(--not-shown block-empty)")
+        elif not_shown == "block-facts" and not any(did_not_run(o) for o in unbacked):
+            allowed_why = ("only a claim whose operation plain code read as not run is sent "
+                           "back (--not-shown block-facts)")
         elif stop_hook_active:
             allowed_why = "the agent was already sent back once"
         elif not_shown in _ONCE and before.not_shown_blocked:

@@ -193,3 +193,74 @@ class Batch(TempDirTest):
         status, said, _ = run_cli("replay", out, items)
         self.assertEqual(status, 1)
         self.assertIn("the facts recorded 'contradicted'", said)
+
+
+def claude_session(path, calls, message):
+    """A Claude Code session file: each (command, output, failed) a Bash call and its
+    result, then the agent's final message."""
+    lines = []
+    for number, (command, output, failed) in enumerate(calls, 1):
+        call = f"toolu_{number:03d}"
+        lines.append({"type": "assistant", "uuid": f"a{number}", "sessionId": "s1",
+                      "message": {"role": "assistant", "content": [
+                          {"type": "tool_use", "id": call, "name": "Bash",
+                           "input": {"command": command}}]}})
+        lines.append({"type": "user", "uuid": f"u{number}", "sessionId": "s1",
+                      "message": {"role": "user", "content": [
+                          {"type": "tool_result", "tool_use_id": call, "is_error": failed,
+                           "content": (f"Exit code 1\n{output}" if failed else output)}]}})
+    lines.append({"type": "assistant", "uuid": "final", "sessionId": "s1", "message": {
+        "role": "assistant", "content": [{"type": "text", "text": message}]}})
+    with open(path, "w") as handle:
+        handle.write("".join(json.dumps(line) + "\n" for line in lines))
+
+
+class BlockFacts(FactsOn):
+    """--not-shown block-facts: the agent is sent back once where the facts settle that the
+    claimed operation did not run, with the command to run; never for a model's not shown."""
+
+    def stop(self, calls, message, *options, active=False, project=None):
+        session = self.path("session.jsonl")
+        claude_session(session, calls, message)
+        hook_input = self.write("hook.json", json.dumps({
+            "session_id": "s1", "transcript_path": session, "cwd": project or self.dir,
+            "hook_event_name": "Stop", "stop_hook_active": active,
+            "last_assistant_message": message}))
+        status, out, err = run_cli("hook", "claude-code", "--input", hook_input, "--base-url",
+                                   self.down, "--wait", "0", "--receipts", self.path("r"),
+                                   *options)
+        self.assertEqual(status, 0, err)
+        return json.loads(out) if out.strip() else {}
+
+    def test_tests_that_never_ran_send_the_agent_back_once_with_the_projects_command(self):
+        project = self.path("proj")
+        os.makedirs(project)
+        with open(os.path.join(project, "package.json"), "w") as handle:
+            json.dump({"scripts": {"test": "vitest run"}}, handle)
+        calls = [("ls", "src\npackage.json", False)]
+        out = self.stop(calls, "Done. All tests pass.", "--not-shown", "block-facts",
+                        project=project)
+        self.assertEqual(out["decision"], "block")
+        self.assertIn("run `npm test`", out["reason"])
+        again = self.stop(calls, "Done. All tests pass.", "--not-shown", "block-facts",
+                          active=True, project=project)
+        self.assertNotIn("decision", again)
+
+    def test_a_run_before_an_edit_names_the_agents_own_command(self):
+        calls = [("pytest -q", "12 passed in 0.41s", False),
+                 ("sed -i 's/a/b/' src/app.py", "", False)]
+        out = self.stop(calls, "All tests pass.", "--not-shown", "block-facts")
+        self.assertEqual(out["decision"], "block")
+        self.assertIn("you edited a file it uses after the last run: run `pytest -q`",
+                      out["reason"])
+
+    def test_by_default_the_same_stop_is_told_not_blocked(self):
+        calls = [("ls", "src", False)]
+        out = self.stop(calls, "All tests pass.")
+        self.assertNotIn("decision", out)
+        self.assertIn("does not show", out.get("systemMessage", ""))
+
+    def test_a_passing_run_lets_the_agent_stop(self):
+        out = self.stop([("pytest -q", "12 passed in 0.41s", False)], "All tests pass.",
+                        "--not-shown", "block-facts")
+        self.assertNotIn("decision", out)

@@ -240,8 +240,9 @@ class PartialAndBadFiles(unittest.TestCase):
             return json.dumps(use) + "\n" + json.dumps(result) + "\n"
         self.assertEqual(read_transcript(session(True), "s", "claude-code"),
                          [Turn("cat notes", "notes", 3)])
+        # a passing result whose text starts "Exit code 3" is text: the call exited 0
         self.assertEqual(read_transcript(session(False), "s", "claude-code"),
-                         [Turn("cat notes", "Exit code 3\nnotes", None)])
+                         [Turn("cat notes", "Exit code 3\nnotes", 0)])
 
 
 def claude_session(tool, content, is_error=None, args=None):
@@ -272,7 +273,8 @@ class ClaudeCodeFailClosed(unittest.TestCase):
                                    True)[0].exit_status, 1)
         accept = self.read("mcp__deploy__release", "Deployed OK", False, {"env": "production"})
         self.assertEqual(accept, [Turn("mcp__deploy__release", "Deployed OK", None)])
-        self.assertIsNone(self.read("Bash", "Deployed OK")[0].exit_status)
+        # Claude Code marks every failing Bash call: one without the mark exited 0.
+        self.assertEqual(self.read("Bash", "Deployed OK")[0].exit_status, 0)
         self.assertEqual(self.read("Bash", "Exit code 7\nno", True)[0],
                          Turn("x", "no", 7))
 

@@ -127,6 +127,10 @@ def _turn(cmd, tool, background, output, exit_status, end=None):
     running = tool == "Bash" and (background or _BACKGROUND.match(output) is not None)
     if running and end is not None and exit_status is None:
         running, exit_status, output = False, end, ""
+    if tool == "Bash" and not running and exit_status is None:
+        # Claude Code marks every non-zero exit as an error result: a finished Bash call's
+        # result without the mark exited 0, so a silent success is a fact too.
+        exit_status = 0
     return turn(cmd, output, exit_status, finished=not running, kind=KINDS.get(tool),
                 model_text=tool in MODEL_TEXT_TOOLS)
 
