@@ -8,10 +8,11 @@
   finds in that session's real final message; reading the file back must give the item's
   turns, or the bench stops.
 - replay: `receipt-pair replay` of a sealed answers file copied K times (each copy's items
-  given new ids), timed by farm-bench; the copy must replay with exit 0.
-- unit suite: the README's test command, timed by farm-bench.
+  given new ids), timed as a whole process; the copy must replay with exit 0.
+- unit suite: the README's test command, timed as a whole process.
 
-farm-bench prints min, median and max of each figure; the median is the one quoted.
+Whole processes are timed by scripts/bench_timing.py (min, median and max of each figure;
+the median is the one quoted).
 """
 
 import hashlib
@@ -30,6 +31,9 @@ sys.path.insert(0, ROOT)
 from receipt_pair import Settings, read_items, read_log  # noqa: E402
 from receipt_pair.pair.claim import check_claims  # noqa: E402
 from receipt_pair.hooks.claims import split_claims  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import bench_timing  # noqa: E402
 
 TOOL_CALL = re.compile(r"^([A-Z][A-Za-z]+) (\{.*\})$", re.S)  # `Glob {"pattern": ...}`
 
@@ -55,24 +59,6 @@ def claude_code_lines(turns, message, session="bench-stop"):
                   "message": {"role": "assistant",
                               "content": [{"type": "text", "text": message}]}})
     return [json.dumps(line) for line in lines]
-
-
-def farm_bench(command, runs, timeout):
-    """farm-bench's report of `command` (a list), or None where farm-bench is not installed."""
-    if shutil.which("farm-bench") is None:
-        return None
-    done = subprocess.run(["farm-bench", "-n", str(runs), "--timeout", str(timeout), "--",
-                           *command], cwd=ROOT, capture_output=True, text=True)
-    return done.stdout.strip() + ("\n" + done.stderr.strip() if done.stderr.strip() else "")
-
-
-def median_wall(report):
-    """The median wall seconds in farm-bench's report (its `wall` row: min median max)."""
-    for line in (report or "").splitlines():
-        numbers = re.findall(r"\d+(?:\.\d+)?", line)
-        if line.strip().startswith("A wall s") and len(numbers) >= 3:
-            return float(numbers[1])
-    return None
 
 
 def measure_stop(item, message, count, args, runs=3):
@@ -135,7 +121,7 @@ def measure_stop(item, message, count, args, runs=3):
 
 
 def measure_replay(answers_path, items_path, copies, runs=3):
-    """farm-bench's report of replaying `copies` copies of a sealed answers file."""
+    """The whole-process timing of replaying `copies` copies of a sealed answers file."""
     with open(answers_path) as handle:
         lines = handle.read().splitlines()
     with open(items_path) as handle:
@@ -158,19 +144,21 @@ def measure_replay(answers_path, items_path, copies, runs=3):
                 handle.write(json.dumps(dict(row, id=f"{row['id']}~{copy}")) + "\n")
     command = [sys.executable, "-m", "receipt_pair", "replay", out_answers, out_items]
     check = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-    report = farm_bench(command, runs, 600)
+    timing = bench_timing.time_commands(command, runs=runs, cwd=ROOT)
+    outside = bench_timing.outside_timer(command, runs=runs, timeout=600)
     shutil.rmtree(work)
     return {"answers": (len(lines) - 1) * copies, "copies": copies,
             "source": os.path.relpath(os.path.abspath(answers_path), ROOT),
             "exit": check.returncode, "last_line": check.stdout.strip().splitlines()[-1:],
-            "farm_bench": report, "median_s": median_wall(report)}
+            "timing": timing, "outside": outside, "median_s": timing["A"]["wall_s"]["median"]}
 
 
 def measure_unit_suite(runs=3):
     command = [sys.executable, "-m", "unittest", "discover", "-s", "tests/unit", "-t", "."]
-    report = farm_bench(command, runs, 900)
-    return {"command": "python -m unittest discover -s tests/unit -t .", "farm_bench": report,
-            "median_s": median_wall(report)}
+    timing = bench_timing.time_commands(command, runs=runs, cwd=ROOT)
+    outside = bench_timing.outside_timer(command, runs=runs, timeout=900)
+    return {"command": "python -m unittest discover -s tests/unit -t .", "timing": timing,
+            "outside": outside, "median_s": timing["A"]["wall_s"]["median"]}
 
 
 def render(figures):
@@ -192,13 +180,13 @@ def render(figures):
     if replay:
         lines.append(f"replay of {replay['answers']} answers ({replay['source']} x "
                      f"{replay['copies']}): exit {replay['exit']}, median wall "
-                     f"{replay['median_s']} s (farm-bench)")
+                     f"{replay['median_s']} s (whole process)")
     unit = figures.get("unit_suite")
     if unit:
         lines.append(f"unit suite ({unit['command']}): median wall {unit['median_s']} s "
-                     f"(farm-bench)")
+                     f"(whole process)")
     for name in ("replay", "unit_suite"):
-        if figures.get(name) and figures[name].get("farm_bench"):
-            lines.append(f"farm-bench, {name}:")
-            lines += ["  " + line for line in figures[name]["farm_bench"].splitlines()]
+        if figures.get(name) and figures[name].get("timing"):
+            lines += bench_timing.render(name, figures[name]["timing"],
+                                         figures[name].get("outside"))
     return "\n".join(lines) + "\n"

@@ -153,12 +153,12 @@ def render_bench(paths):
         lines.append("")
         lines.append(f"`replay` of {replay['answers']} answers (`{replay['source']}` copied "
                      f"{replay['copies']} times; exit {replay['exit']}): median "
-                     f"{replay['median_s']} s (farm-bench).")
+                     f"{replay['median_s']} s (the whole process).")
     unit = bench.get("unit_suite")
     if unit:
         lines.append("")
         lines.append(f"The unit suite (`{unit['command']}`): median {unit['median_s']} s "
-                     f"(farm-bench).")
+                     f"(the whole process).")
     return lines
 
 
