@@ -25,7 +25,7 @@ _PUBLIC = {
     "replay_answers": "audit.replay", "replay_receipt": "audit.replay",
     "append_receipt": "store.ledger", "read_ledger": "store.ledger",
     "verify_ledger": "audit.ledger", "check_ledger": "audit.ledger",
-    "judge_receipt": "audit.expiry",
+    "judge_receipt": "audit.expiry", "verify_reply": "audit.verify",
     # readers, claims, the self-test
     "get_reader": "readers", "READERS": "readers", "unpack_replies": "readers",
     "split_claims": "hooks.claims",

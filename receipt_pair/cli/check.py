@@ -7,16 +7,15 @@ from .. import errors
 from ..pair import gate as gating
 from .options import (add_concurrent_option, add_format_option, add_model_options,
                           add_reading_options, count_int, positive_int, read_log_args,
-                          message, print_flush, print_json, print_lines, read_json_file,
+                          message, print_flush, print_json, print_lines,
                           report_differences, run_check, keep_receipt, keeper_from,
                           add_ledger_option, note, settings_from)
 from ..errors import UsageError
 from ..audit.expiry import INVALID, VALID, judge_receipt
-from ..store.files import display_name, read_bytes
+from ..store.files import decode, display_name, read_bytes, read_json
 from ..pair.pins import Pin, read_pin
-from ..readers import unpack_replies
-from ..store.records import reply_text
 from ..audit.replay import replay_receipt
+from ..audit.verify import receipt_redacted, verify_reply
 from .report import render_check, render_verify
 from .visible import visible
 from ..pair.witness import record_turn
@@ -83,28 +82,19 @@ def _cmd_verify(args):
     if not args.log or not args.reply:
         raise UsageError("verify needs --log FILE and --reply FILE (or --receipt FILE)")
     turns, _ = read_log_args(args)
-    reply = reply_text(read_bytes(args.reply), display_name(args.reply))
-    # A saved reply: nothing new is asked, so a retired reader may judge it.
-    settings = settings_from(args).replace(allow_retired=True).checked()
-    reader = settings.reader
-    if reader.menu and not args.claim.strip():
-        raise UsageError(f"reader {reader.version} picks the log's lines by the claim: give "
-                         "--claim")
-    shown = reader.render(turns, settings.max_turns, args.claim)
-    checked = reader.judge(unpack_replies(reader, reply), shown)
+    reply = decode(read_bytes(args.reply), display_name(args.reply))
+    verified = verify_reply(reply, turns, settings_from(args), args.claim)
     if args.json:
-        print_json({"answer": checked.answer, "code": checked.code, "verdict": checked.verdict,
-                     "turn": checked.turn, "quote": checked.quote, "reason": checked.reason,
-                     "reader": reader.version})
+        print_json(verified.to_dict())
     else:
-        print_lines(render_verify(checked))
+        print_lines(render_verify(verified.checked))
     return errors.EXIT_OK
 
 
 def rederive_receipt(args):
     """replay --receipt: re-derive it offline (against --log, if given); exit 1 on any
     difference."""
-    receipt = read_json_file(args.receipt)
+    receipt = read_json(args.receipt)
     log_turns = log_sha = None
     if args.log:  # read as the receipt's log was read: redacted if it was
         log_turns, log_sha = read_log_args(args, redact=receipt_redacted(receipt))
@@ -112,21 +102,10 @@ def rederive_receipt(args):
     return report_differences(differences, f"receipt {args.receipt}", 1)
 
 
-def receipt_redacted(receipt):
-    """The redactor version a receipt's log was read with, or False: a receipt that names
-    none was read with s1, the first; one made before redaction records nothing, and its log
-    was read as it was."""
-    redaction = receipt.get("redaction") if isinstance(receipt, dict) else None
-    if not (isinstance(redaction, dict) and redaction.get("on") is True):
-        return False
-    version = redaction.get("version")
-    return version if isinstance(version, str) else "s1"
-
-
 def expiry_of_receipt(args):
     """verify --receipt R --log FILE: VALID (exit 0), or EXPIRED / INVALID with the reasons
     (exit 1: no receipt to rely on)."""
-    receipt = read_json_file(args.receipt)
+    receipt = read_json(args.receipt)
     judged = judge_receipt(receipt, read_bytes(args.log))
     if args.json:
         print_json({"receipt": display_name(args.receipt), "log": display_name(args.log),

@@ -9,7 +9,6 @@ import sys
 from .. import errors
 from ..check.render import DEFAULT_MAX_TURNS
 from ..check.rules import DEFAULT_RULE, RULES
-from ..errors import InputError
 from ..logs import FORMATS as LOG_FORMATS, log_notes, read_log
 from ..pair.claim import check_claim
 from ..pair.receipts import Keeper
@@ -18,7 +17,7 @@ from ..readers import DEFAULT_READER, ENV_READER, READERS, usable_readers
 from ..server.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,
                              DEFAULT_TIMEOUT, ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B)
 from ..server.transport import MAX_TIMEOUT
-from ..store.files import decode, display_name, loads_strict, read_bytes
+from ..store.files import loads_strict
 from ..store.ledger import ENV_LEDGER, ledger_path
 from .report import render_differences
 from .visible import json_text, visible
@@ -200,14 +199,6 @@ def keep_receipt(keeper, result, log, made_by="check", **blocks):
         print_flush(f"receipt-pair: receipt appended to {visible(keeper.ledger)} as entry "
                     f"{entry['entry']}", sys.stderr)
     return receipt
-
-
-def read_json_file(path):
-    name = display_name(path)
-    try:
-        return loads_strict(decode(read_bytes(path), name))
-    except ValueError as exc:
-        raise InputError(f"{name}: not valid JSON: {exc}") from None
 
 
 def report_differences(differences, what, count):

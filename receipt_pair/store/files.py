@@ -131,6 +131,16 @@ def loads_strict(text):
     return value
 
 
+def read_json(path):
+    """The one JSON value of the file at `path` (a receipt, a saved reply): an InputError
+    naming the file when it is not plain JSON text."""
+    name = display_name(path)
+    try:
+        return loads_strict(decode(read_bytes(path), name))
+    except ValueError as exc:
+        raise InputError(f"{name}: not valid JSON: {exc}") from None
+
+
 def json_lines(text):
     """(line number, line) for each line of a JSON Lines text, split at "\\n" only.
 

@@ -235,7 +235,12 @@ def build_receipt(result, log, settings, made_by="check", blocks=None):
 
 def reply_text(data, name):
     """The model's reply from a saved file: the raw text, or a whole chat response's content."""
-    text = decode(data, name)
+    return reply_content(decode(data, name))
+
+
+def reply_content(text):
+    """The model's reply from saved text: the text itself, or a whole chat response's
+    content."""
     try:
         value = loads_strict(text)
     except ValueError:

@@ -25,7 +25,7 @@ class PublicNames(unittest.TestCase):
                 self.assertIsNotNone(getattr(receipt_pair, name))
         for name in ("check_claim", "read_log", "Turn", "ReceiptPairError", "read_items",
                      "score", "replay_receipt", "append_receipt", "verify_ledger",
-                     "judge_receipt"):
+                     "judge_receipt", "verify_reply"):
             self.assertIn(name, receipt_pair.__all__)
         with self.assertRaises(AttributeError):
             receipt_pair.no_such_name  # noqa: B018
@@ -107,6 +107,41 @@ class CheckClaim(unittest.TestCase):
             self.assertEqual(entry, model.to_dict())
             self.assertLessEqual({"model", "verdict", "turn", "quote", "answer", "code",
                                   "reason", "error"}, set(entry))
+
+
+class VerifyReply(unittest.TestCase):
+    """verify_reply: the quote check alone on a saved reply, no server."""
+
+    def test_a_real_quote_passes_and_an_invented_one_is_refused(self):
+        from receipt_pair import verify_reply
+
+        verified = verify_reply(GOOD, TURNS, reader="v6")
+        self.assertEqual((verified.checked.answer, verified.reader), ("shown", "v6"))
+        self.assertEqual(set(verified.to_dict()), {"answer", "code", "verdict", "turn",
+                                                   "quote", "reason", "reader"})
+        invented = verify_reply(answer("shown", "T1", "main -> main pushed"), TURNS,
+                                reader="v6")
+        self.assertEqual(invented.checked.answer, "not shown")
+        self.assertEqual(invented.checked.code, "quote_not_found")
+
+    def test_a_whole_chat_response_is_read_for_its_content(self):
+        import json
+
+        from receipt_pair import verify_reply
+
+        chat = json.dumps({"choices": [{"message": {"role": "assistant", "content": GOOD}}]})
+        self.assertEqual(verify_reply(chat, TURNS, reader="v6").checked.answer, "shown")
+
+    def test_bad_arguments_are_usage_errors_naming_no_flag(self):
+        from receipt_pair import verify_reply
+
+        for kwargs in (dict(reply=None), dict(reader="v9"), dict(claim=3), dict(turns=[]),
+                       dict(nonsense=1), dict(reader="f2")):  # f2 picks lines by the claim
+            with self.subTest(kwargs=kwargs):
+                given = {"reply": GOOD, "turns": TURNS, "reader": "v6", **kwargs}
+                with self.assertRaises(UsageError) as caught:
+                    verify_reply(given.pop("reply"), given.pop("turns"), **given)
+                self.assertNotIn("--", str(caught.exception))
 
 
 if __name__ == "__main__":

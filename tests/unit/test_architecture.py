@@ -62,7 +62,9 @@ LAYERS = {
     "pair": {"check", "store", "server", "logs", "readers"} | _FACTS,
     "audit": {"check", "store", "server", "logs", "readers", "pair"} | _FACTS,
     "hooks": {"check", "store", "server", "logs", "readers", "pair", "audit"} | _FACTS,
-    "cli": {"check", "store", "server", "logs", "readers", "pair", "audit", "hooks"} | _FACTS,
+    "mcp": {"check", "store", "server", "logs", "readers", "pair", "audit", "hooks"} | _FACTS,
+    "cli": {"check", "store", "server", "logs", "readers", "pair", "audit", "hooks",
+            "mcp"} | _FACTS,
 }
 
 

@@ -5,7 +5,7 @@ redactor version it recorded. Each both ways: a secret goes, ordinary text stays
 import json
 import os
 
-from receipt_pair.cli.check import receipt_redacted
+from receipt_pair.audit.verify import receipt_redacted
 from receipt_pair.pair.witness import redact_record
 
 from tests.fakeserver import FakeServer, answer
