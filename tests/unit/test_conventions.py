@@ -3,8 +3,12 @@ where asked (`check --exit-code`, as `gate` does), an error as a JSON object und
 a one-line description for every subcommand, and the same choices wherever an option
 applies."""
 
+import argparse
+import json
 import os
 import unittest
+
+from receipt_pair.cli import build_parser
 
 from tests.fakeserver import FakeServer, Reply, answer
 from tests.helpers import EXAMPLES, run_cli
@@ -54,6 +58,77 @@ class ExitCode(unittest.TestCase):
         status, _, _ = run_cli("check", "--claim", PUSHED, "--log", "no-such-log.json",
                                "--exit-code")
         self.assertEqual(status, 5)
+
+
+def subcommands(parser, path=()):
+    """(the words that name it, its parser, the help its parent lists it with) of every
+    subcommand, nested ones (`ledger verify`) included."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {choice.dest: choice.help for choice in action._choices_actions}
+            for name, sub in action.choices.items():
+                yield path + (name,), sub, helps.get(name)
+                yield from subcommands(sub, path + (name,))
+
+
+def with_json():
+    return [path for path, sub, _ in subcommands(build_parser())
+            if "--json" in sub._option_string_actions]
+
+
+class JsonErrors(unittest.TestCase):
+    def error_of(self, out):
+        value = json.loads(out)
+        self.assertEqual(list(value), ["error"])
+        self.assertEqual(sorted(value["error"]), ["exit_status", "kind", "message"])
+        return value["error"]
+
+    def test_the_commands_with_json_are_the_ones_expected(self):
+        # a new command with --json is covered by the tests below by walking the parser
+        self.assertLessEqual({("check",), ("verify",), ("score",), ("ledger", "verify"),
+                              ("ledger", "show"), ("claims",), ("doctor",)},
+                             set(with_json()))
+
+    def test_a_usage_error_argparse_raises_is_a_json_object_too(self):
+        for path in with_json():
+            with self.subTest(command=" ".join(path)):
+                status, out, err = run_cli(*path, "--json", "--no-such-option")
+                self.assertEqual(status, 2)
+                error = self.error_of(out)
+                self.assertEqual((error["kind"], error["exit_status"]), ("UsageError", 2))
+                # the message is argparse's, and its line on stderr is as it was
+                self.assertTrue(error["message"])
+                self.assertIn(f"error: {error['message']}", err)
+
+    def test_an_error_of_the_family_is_a_json_object_with_its_line_on_stderr(self):
+        missing = "no-such-file.json"
+        cases = {("check",): ("--claim", "x", "--log", missing),
+                 ("verify",): ("--log", missing, "--reply", missing),
+                 ("score",): (missing, missing),
+                 ("ledger", "verify"): (missing,),
+                 ("ledger", "show"): (missing,),
+                 ("claims",): ("--message", missing)}
+        for path, argv in cases.items():
+            with self.subTest(command=" ".join(path)):
+                status, out, err = run_cli(*path, *argv, "--json")
+                self.assertEqual(status, 5, err)
+                error = self.error_of(out)
+                self.assertEqual((error["kind"], error["exit_status"]), ("InputError", 5))
+                self.assertIn(missing, error["message"])
+                self.assertEqual(err.strip(), f"receipt-pair: {error['message']}")
+        status, out, _ = run_cli("check", "--claim", "x", "--log", PUSH_OK, "--json",
+                                 "--reader", "v1")
+        self.assertEqual((status, self.error_of(out)["kind"]), (2, "UsageError"))
+
+    def test_without_json_or_on_a_command_without_it_nothing_reaches_stdout(self):
+        for argv in (("check", "--claim", "x", "--log", "no-such-file.json"),
+                     ("check", "--claim", "x"), ("replay", "--json"),
+                     ("gate", "--json", "--claim", "x", "--log", PUSH_OK, "--", "true")):
+            with self.subTest(argv=argv):
+                status, out, err = run_cli(*argv)
+                self.assertNotEqual(status, 0)
+                self.assertEqual(out, "")
+                self.assertTrue(err)
 
 
 if __name__ == "__main__":
