@@ -60,7 +60,27 @@ def build_parser():
     commands.required = True
     for add in _COMMANDS:
         add(commands)
+    _describe(parser)
     return parser
+
+
+def _subcommands(parser):
+    """The subparsers action of `parser`, or None."""
+    return next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)),
+                None)
+
+
+def _describe(parser):
+    """Give every subcommand that has no description of its own the one line its parent
+    lists it with, so that `COMMAND --help` says what the command does."""
+    commands = _subcommands(parser)
+    if commands is None:
+        return
+    helps = {choice.dest: choice.help for choice in commands._choices_actions}
+    for name, sub in commands.choices.items():
+        if not sub.description:
+            sub.description = helps.get(name)
+        _describe(sub)
 
 
 @functools.lru_cache(maxsize=None)
@@ -124,8 +144,7 @@ def _stream_failed(exc):
 def _command_parser(parser, argv):
     """The parser of the (sub)command `argv` names: `ledger verify` descends twice."""
     for word in argv:
-        commands = next((a for a in parser._actions
-                         if isinstance(a, argparse._SubParsersAction)), None)
+        commands = _subcommands(parser)
         if commands is None or word not in commands.choices:
             if commands is None or not word.startswith("-"):
                 break

@@ -131,5 +131,20 @@ class JsonErrors(unittest.TestCase):
                 self.assertTrue(err)
 
 
+class Help(unittest.TestCase):
+    def test_every_subcommand_has_a_one_line_description_in_its_help(self):
+        found = list(subcommands(build_parser()))
+        self.assertGreaterEqual(len(found), 17)
+        for path, sub, listed in found:
+            with self.subTest(command=" ".join(path)):
+                self.assertTrue(listed and listed.strip(), "no line in its parent's list")
+                self.assertNotIn("\n", listed)
+                self.assertLessEqual(len(listed), 100)
+                self.assertTrue(sub.description, "no description in its own --help")
+                # what --help prints: the description, its first words at least
+                self.assertIn(" ".join(sub.description.split()[:4]),
+                              " ".join(sub.format_help().split()))
+
+
 if __name__ == "__main__":
     unittest.main()
