@@ -8,7 +8,10 @@ import json
 import os
 import unittest
 
+from receipt_pair.check.rules import RULES
 from receipt_pair.cli import build_parser
+from receipt_pair.pair.gate import GATE_RULES
+from receipt_pair.readers import READERS
 
 from tests.fakeserver import FakeServer, Reply, answer
 from tests.helpers import EXAMPLES, run_cli
@@ -144,6 +147,69 @@ class Help(unittest.TestCase):
                 # what --help prints: the description, its first words at least
                 self.assertIn(" ".join(sub.description.split()[:4]),
                               " ".join(sub.format_help().split()))
+
+
+# The commands each option applies to; a command not listed lacks it for the reason below.
+APPLIES = {
+    "--reader": {"check", "gate", "hook", "batch", "verify", "doctor"},
+    "--rule": {"check", "gate", "hook"},
+    "--models-only": {"check", "gate", "hook", "batch"},
+    "--no-redact": {"check", "gate", "hook", "verify"},
+    "--format": {"check", "gate", "verify"},
+}
+WHY_NOT = {
+    ("batch", "--rule"): "a batch asks each model apart; score applies every rule",
+    ("batch", "--no-redact"): "an items file's turns are a data set, read as sealed runs "
+                              "read them",
+    ("batch", "--format"): "an item carries its turns",
+    ("hook", "--format"): "the agent's row names its session file's format",
+}
+# Narrower on purpose: the gate fails closed, and R1 and R4 let one model's answer run it.
+NARROWED = {("gate", "--rule"): tuple(GATE_RULES)}
+
+
+class SameChoices(unittest.TestCase):
+    def options(self):
+        """{option: {command: its argparse action}} over every (sub)command."""
+        found = {}
+        for path, sub, _ in subcommands(build_parser()):
+            for option in APPLIES:
+                action = sub._option_string_actions.get(option)
+                if action is not None:
+                    found.setdefault(option, {})[" ".join(path)] = action
+        return found
+
+    def test_each_option_is_offered_wherever_it_applies(self):
+        found = self.options()
+        for option, commands in APPLIES.items():
+            with self.subTest(option=option):
+                self.assertLessEqual(commands, set(found[option]),
+                                     f"{option} is missing where it applies")
+                for command in set(found[option]) - commands:
+                    self.assertNotIn((command, option), WHY_NOT)
+
+    def test_an_option_has_the_same_choices_and_kind_everywhere(self):
+        want = {"--reader": tuple(sorted(READERS)), "--rule": tuple(RULES)}
+        for option, commands in self.options().items():
+            kinds = {type(action).__name__ for action in commands.values()}
+            with self.subTest(option=option):
+                self.assertEqual(len(kinds), 1, kinds)
+            for command, action in commands.items():
+                with self.subTest(option=option, command=command):
+                    expected = NARROWED.get((command, option), want.get(option))
+                    if expected is not None:
+                        self.assertEqual(tuple(action.choices), expected)
+                    elif action.choices is not None:
+                        self.assertEqual(list(action.choices),
+                                         list(commands["check"].choices))
+
+    def test_a_retired_reader_is_refused_with_the_reason_where_it_asks(self):
+        for argv in (("check", "--claim", "x", "--log", PUSH_OK),
+                     ("gate", "--claim", "x", "--log", PUSH_OK, "--", "true")):
+            with self.subTest(command=argv[0]):
+                status, out, err = run_cli(*argv[:5], "--reader", "v1", *argv[5:])
+                self.assertEqual(status, 2)
+                self.assertIn("reader v1 is retired", err)
 
 
 if __name__ == "__main__":
