@@ -89,7 +89,7 @@ class JsonErrors(unittest.TestCase):
     def test_the_commands_with_json_are_the_ones_expected(self):
         # a new command with --json is covered by the tests below by walking the parser
         self.assertLessEqual({("check",), ("verify",), ("score",), ("ledger", "verify"),
-                              ("ledger", "show"), ("claims",), ("doctor",)},
+                              ("ledger", "show"), ("claims",), ("doctor",), ("ci",)},
                              set(with_json()))
 
     def test_a_usage_error_argparse_raises_is_a_json_object_too(self):
@@ -151,11 +151,11 @@ class Help(unittest.TestCase):
 
 # The commands each option applies to; a command not listed lacks it for the reason below.
 APPLIES = {
-    "--reader": {"check", "gate", "hook", "batch", "verify", "doctor"},
-    "--rule": {"check", "gate", "hook"},
-    "--models-only": {"check", "gate", "hook", "batch"},
-    "--no-redact": {"check", "gate", "hook", "verify"},
-    "--format": {"check", "gate", "verify"},
+    "--reader": {"check", "gate", "hook", "batch", "verify", "doctor", "ci"},
+    "--rule": {"check", "gate", "hook", "ci"},
+    "--models-only": {"check", "gate", "hook", "batch", "ci"},
+    "--no-redact": {"check", "gate", "hook", "verify", "ci"},
+    "--format": {"check", "gate", "verify", "ci"},
 }
 WHY_NOT = {
     ("batch", "--rule"): "a batch asks each model apart; score applies every rule",
