@@ -38,10 +38,10 @@ def add_ci(commands):
     p.add_argument("--ledgers", action="append", default=[], metavar="PATHS",
                    help=f"ledgers (--ledger) to verify, every entry re-derived: {_PATHS}")
     p.add_argument("--claims", action="append", default=[], metavar="PATHS",
-                   help='claims to check: JSON Lines files of {"claim": TEXT, "log": PATH} '
-                        "(the log's path from this folder); each must be shown. The facts "
-                        "decide what they settle; the rest asks the model server (--base-url "
-                        f"and the model options). Off unless given. {_PATHS}")
+                   help='claims to check (off unless given): JSON Lines files of {"claim": '
+                        'TEXT, "log": PATH}, the log a file under this folder; each must be '
+                        "shown. The facts decide what they settle; the rest asks the model "
+                        f"server (--base-url and the model options). Each is {_PATHS}")
     p.add_argument("--expiry", action="store_true",
                    help="also judge each receipt against the log it names, as that file is "
                         "now: one that is not VALID fails")
