@@ -18,11 +18,11 @@ from receipt_pair.cli import main
 
 # sys.stdlib_module_names exists from Python 3.10; 3.9 gets the modules this package uses.
 STDLIB = getattr(sys, "stdlib_module_names", None) or {
-    "argparse", "ast", "collections", "concurrent", "contextlib", "dataclasses", "datetime",
-    "errno", "fcntl", "functools", "hashlib", "html", "http", "importlib", "io", "ipaddress",
-    "json", "math", "msvcrt", "os", "queue", "re", "secrets", "select", "shlex", "shutil",
-    "signal", "socket", "stat", "subprocess", "sys", "tempfile", "threading", "time", "typing",
-    "unicodedata", "urllib", "xml",
+    "argparse", "ast", "codecs", "collections", "concurrent", "contextlib", "copy",
+    "dataclasses", "datetime", "errno", "fcntl", "functools", "glob", "hashlib", "html", "http",
+    "importlib", "io", "ipaddress", "json", "math", "msvcrt", "os", "queue", "re", "secrets",
+    "select", "shlex", "shutil", "signal", "socket", "stat", "string", "subprocess", "sys",
+    "tempfile", "threading", "time", "typing", "unicodedata", "urllib", "xml",
 }
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
