@@ -21,8 +21,8 @@ STDLIB = getattr(sys, "stdlib_module_names", None) or {
     "argparse", "ast", "codecs", "collections", "concurrent", "contextlib", "copy",
     "dataclasses", "datetime", "errno", "fcntl", "functools", "glob", "hashlib", "html", "http",
     "importlib", "io", "ipaddress", "json", "math", "msvcrt", "os", "queue", "re", "secrets",
-    "select", "shlex", "shutil", "signal", "socket", "stat", "subprocess", "sys", "tempfile",
-    "threading", "time", "traceback", "typing", "unicodedata", "urllib", "xml",
+    "select", "shlex", "shutil", "signal", "socket", "stat", "string", "subprocess", "sys",
+    "tempfile", "threading", "time", "traceback", "typing", "unicodedata", "urllib", "xml",
 }
 
 DATA = os.path.join(os.path.dirname(__file__), "data")

@@ -62,15 +62,16 @@ def check_ledger(data, head=None, expiry=False):
                         {"entry": whole[-1].number, "sha256": whole[-1].sha256} if whole
                         else None)
     if expiry:
-        read = _log_reader()
+        read = log_reader()
         check.expiry = [{"entry": entry.number,
                          **judge_receipt(entry.receipt, *read(entry.receipt)).to_dict()}
                         for entry in whole if entry.receipt is not None]
     return check
 
 
-def _log_reader():
-    """Read each log a ledger's receipts name once: (bytes or None, problem or None)."""
+def log_reader():
+    """A function that reads the log a receipt names, each file once: (its bytes or None,
+    the problem or None), as `judge_receipt` takes them."""
     cache = {}
 
     def read(receipt):

@@ -5,7 +5,9 @@ as one small `add_x` (its options) and `_cmd_x` (its I/O) pair, which parses, ca
 library and prints.
 
 Every error of the ReceiptPairError family is caught once in `main` and becomes one line on
-stderr and its named exit status. Whatever a command prints goes through `MarkedStream`, the
+stderr and its named exit status; under `--json` (every command that has it), also one JSON
+object on standard output, `{"error": {"kind", "message", "exit_status"}}`, usage errors
+argparse raises among them. Whatever a command prints goes through `MarkedStream`, the
 last guard: no raw control character but a line break or a tab reaches the terminal.
 """
 
@@ -17,28 +19,41 @@ import sys
 
 from .. import __version__, errors
 from .check import add_check, add_gate, add_record, add_verify
+from .ci import add_ci
 from .doctor import add_doctor
 from .hook import add_claims, add_hook
 from .ledger import add_ledger, add_show, add_witness
 from .mcp import add_mcp
-from .options import message
+from .options import message, print_json
 from .runs import add_batch, add_replay, add_score, add_selftest
 from ..errors import ReceiptPairError
-from .visible import StreamFailed, marked_streams
+from .visible import StreamFailed, marked_streams, visible
 
 # Commands whose arguments after the first "--" are a command to run, not options.
 _RUNS_A_COMMAND = ("gate", "record")
 
 _COMMANDS = (add_check, add_batch, add_score, add_verify, add_replay, add_gate,
              add_record, add_witness, add_ledger, add_show, add_hook, add_claims,
-             add_doctor, add_mcp, add_selftest)
+             add_doctor, add_mcp, add_ci, add_selftest)
 # Commands an agent runs as its hook: for them exit status 2 means "block", so a usage
 # error exits 1 instead (the agent shows it and stops), never trapping the agent.
 _RUN_AS_HOOK = ("hook",)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage error keeps its message (`usage_error` on the
+    SystemExit) for the JSON error object; what it prints is argparse's own."""
+
+    def error(self, message):
+        try:
+            super().error(message)
+        except SystemExit as exc:
+            exc.usage_error = message
+            raise
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="receipt-pair",
         description="Does the agent's own log show that it is done? Two local models quote "
                     "the deciding output line; plain code checks every quote.")
@@ -47,7 +62,27 @@ def build_parser():
     commands.required = True
     for add in _COMMANDS:
         add(commands)
+    _describe(parser)
     return parser
+
+
+def _subcommands(parser):
+    """The subparsers action of `parser`, or None."""
+    return next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)),
+                None)
+
+
+def _describe(parser):
+    """Give every subcommand that has no description of its own the one line its parent
+    lists it with, so that `COMMAND --help` says what the command does."""
+    commands = _subcommands(parser)
+    if commands is None:
+        return
+    helps = {choice.dest: choice.help for choice in commands._choices_actions}
+    for name, sub in commands.choices.items():
+        if not sub.description:
+            sub.description = helps.get(name)
+        _describe(sub)
 
 
 @functools.lru_cache(maxsize=None)
@@ -108,26 +143,58 @@ def _stream_failed(exc):
     return errors.EXIT_INPUT
 
 
+def _command_parser(parser, argv):
+    """The parser of the (sub)command `argv` names: `ledger verify` descends twice."""
+    for word in argv:
+        commands = _subcommands(parser)
+        if commands is None or word not in commands.choices:
+            if commands is None or not word.startswith("-"):
+                break
+            continue  # an option before the command's name (--version)
+        parser = commands.choices[word]
+    return parser
+
+
+def _json_asked(argv):
+    """True when `argv` gives --json to a command that has it: its error is then a JSON
+    object on standard output too, even when argparse refused the rest of `argv`."""
+    command = _command_parser(_parser(), argv)
+    return "--json" in argv and "--json" in command._option_string_actions
+
+
+def _failed(status, kind, text, json_error):
+    """One error: its line on standard error (argparse has printed its own), and with
+    `json_error` the JSON object on standard output; return the exit status."""
+    if text is not None:
+        print(f"receipt-pair: {text}", file=sys.stderr)
+    if json_error:
+        print_json({"error": {"kind": kind, "message": json_error, "exit_status": status}})
+    return status
+
+
 def _main(argv):
     bad = _not_text(argv)
     if bad:
-        print(f"receipt-pair: argument {bad[0]} ({bad[1]}) is not valid UTF-8 text",
-              file=sys.stderr)
-        return errors.EXIT_USAGE
+        text = f"argument {bad[0]} ({bad[1]}) is not valid UTF-8 text"
+        return _failed(errors.EXIT_USAGE, "UsageError", text, _json_asked(argv) and text)
     argv, command_argv = _split_command(argv)
-    parser = _parser()
     as_hook = bool(argv) and argv[0] in _RUN_AS_HOOK
     try:
-        args = parser.parse_args(argv)
+        args = _parser().parse_args(argv)
     except SystemExit as exc:  # argparse: --help is 0, a usage error is 2
         code = exc.code if isinstance(exc.code, int) else errors.EXIT_USAGE
-        return _not_two(code) if as_hook else code
+        code = _not_two(code) if as_hook else code
+        usage = getattr(exc, "usage_error", None)
+        return _failed(code, "UsageError", None, usage is not None and _json_asked(argv)
+                       and visible(usage))
     args.command_argv = command_argv
+    as_json = getattr(args, "json", False) is True
     try:
         return args.func(args)
     except ReceiptPairError as exc:
-        print(f"receipt-pair: {message(exc)}", file=sys.stderr)
-        return _not_two(exc.exit_code) if as_hook else exc.exit_code
+        code = _not_two(exc.exit_code) if as_hook else exc.exit_code
+        return _failed(code, type(exc).__name__, message(exc), as_json and message(exc))
     except KeyboardInterrupt:
-        print("receipt-pair: interrupted; anything already written is kept", file=sys.stderr)
-        return errors.EXIT_INTERRUPTED
+        return _failed(errors.EXIT_INTERRUPTED, "Interrupted",
+                       "interrupted; anything already written is kept",
+                       as_json and "interrupted; anything already written is kept")

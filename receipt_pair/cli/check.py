@@ -31,6 +31,12 @@ def add_check(commands):
                         "session, a GitHub Actions job's step logs); - for standard input")
     add_format_option(p)
     p.add_argument("--json", action="store_true", help="machine output")
+    p.add_argument("--exit-code", action="store_true",
+                   help=f"say the answer by the exit status too, as gate does: "
+                        f"{errors.EXIT_OK} shown, {errors.EXIT_NOT_SHOWN} not shown, "
+                        f"{errors.EXIT_CONTRADICTED} contradicted (default: "
+                        f"{errors.EXIT_OK} whatever the answer; errors keep their own "
+                        f"statuses)")
     p.add_argument("--save", metavar="RECEIPT", help="keep the whole receipt as JSON")
     add_ledger_option(p)
     add_concurrent_option(p, "ask A and B at once (auto: when the server says it holds two "
@@ -55,7 +61,7 @@ def _cmd_check(args):
         print(f"receipt-pair: model {failed.arm} could not be asked: {visible(failed.error)}",
               file=sys.stderr)
         return errors.EXIT_SERVER
-    return errors.EXIT_OK
+    return gating.ANSWER_STATUS[result.answer] if args.exit_code else errors.EXIT_OK
 
 
 # -- verify -------------------------------------------------------------------------------

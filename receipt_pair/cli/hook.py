@@ -23,7 +23,8 @@ from ..hooks.run import answer, let_stop, run_hook
 from ..hooks.session import DEFAULT_WAIT
 from ..store.files import decode, display_name, read_bytes
 from .ledger import one_line
-from .options import (add_ledger_option, add_model_options, ledger_from, message,
+from .options import (add_ledger_option, add_model_options, add_redact_option, ledger_from,
+                      message,
                       positive_float, positive_int, print_json, settings_from)
 from .visible import json_text
 
@@ -74,6 +75,7 @@ def add_hook(commands):
                    help="time for all the checks; claims left when it runs out are not "
                         f"checked (default: %(default)s, under the snippets' {SNIPPET_SECONDS})")
     add_ledger_option(p)
+    add_redact_option(p)
     add_model_options(p)
     p.set_defaults(func=_cmd_hook)
 

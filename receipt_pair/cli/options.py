@@ -68,6 +68,10 @@ def add_format_option(parser):
     parser.add_argument("--format", choices=LOG_FORMATS, default=None,
                         help="the log's format, when telling it from the content is not "
                              "wanted (default: told from the content)")
+    add_redact_option(parser)
+
+
+def add_redact_option(parser):
     parser.add_argument("--no-redact", action="store_true",
                         help="keep credentials in the log as they are (default: tokens, "
                              "keys and passwords are replaced by [REDACTED] when the log is "
@@ -97,14 +101,18 @@ def note(line):
 
 
 def add_reading_options(parser, retired=False):
-    """--max-turns and --reader; `retired` offers the retired readers too (no new question
-    is asked with them except by a re-run of a sealed run)."""
+    """--max-turns and --reader. Every command offers every reader it knows, so the choices
+    are the same wherever --reader is; a retired one asks no new question (Settings says
+    why), except where `retired` says the command may use one (a sealed run's re-run, a
+    saved reply judged)."""
     parser.add_argument("--max-turns", type=positive_int, default=None,
                         help=f"how many of the last turns the models see (default: "
                              f"{DEFAULT_MAX_TURNS})")
-    parser.add_argument("--reader", default=None,
-                        choices=sorted(READERS) if retired else usable_readers(),
-                        help=f"reader version (default: ${ENV_READER} or {DEFAULT_READER})")
+    usable = ", ".join(usable_readers())
+    parser.add_argument("--reader", default=None, choices=sorted(READERS),
+                        help=f"reader version (default: ${ENV_READER} or {DEFAULT_READER}; "
+                             + ("a retired one only with --allow-retired or to judge a saved "
+                                "reply)" if retired else f"a new question uses one of {usable})"))
 
 
 def add_model_options(parser, rules=RULES, retired=False):

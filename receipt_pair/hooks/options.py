@@ -89,6 +89,8 @@ def hook_command(options):
         words.append("--allow-remote")
     if not settings.facts:
         words.append("--models-only")
+    if not settings.redact:
+        words.append("--no-redact")
     return " ".join(word if word.startswith("PYTHONPATH=") else shlex.quote(word)
                     for word in words)
 

@@ -123,8 +123,9 @@ def _session(options, agent, hook, notes):
     if problem:
         return (hook_session.Waited(None, False, f"{stop_hook.cut(path)}: {problem}"),
                 options.receipts)
-    waited = hook_session.wait_for_session(path, agent.session_format,
-                                           hook.last_assistant_message, max(0.0, options.wait))
+    reading = hook_session.Reading(agent.session_format, options.settings.redact)
+    waited = hook_session.wait_for_session(path, reading, hook.last_assistant_message,
+                                           max(0.0, options.wait))
     if not waited[1]:
         notes.append("the session file did not show the final message (it stopped "
                      "changing, or --wait ran out); checked against what it held")

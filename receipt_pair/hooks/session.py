@@ -10,6 +10,7 @@ the final message (and the commands just before it) are on disk. Nothing here pr
 import os
 import stat
 import time
+from typing import NamedTuple
 
 from ..errors import InputError
 from ..logs import read_session
@@ -61,8 +62,17 @@ class Waited(tuple):
         return waited
 
 
-def wait_for_session(path, fmt, expected, wait, clock=time.monotonic, sleep=time.sleep):
-    """The session file read once (a Waited) after at most `wait` seconds.
+class Reading(NamedTuple):
+    """How a session file is read: its format (one of logs' SESSION_FORMATS), and whether
+    credentials in it are redacted (the hook's --no-redact says not)."""
+
+    fmt: str
+    redact: bool = True
+
+
+def wait_for_session(path, reading, expected, wait, clock=time.monotonic, sleep=time.sleep):
+    """The session file read once (a Waited) after at most `wait` seconds; `reading` is a
+    Reading, or the session's format alone (then redacted).
 
     The agent writes its session file on its own schedule, so the hook can start before
     the final message (and the commands just before it) are on disk. Caught up means: the
@@ -71,6 +81,7 @@ def wait_for_session(path, fmt, expected, wait, clock=time.monotonic, sleep=time
     message), a file that stays the same for SETTLE seconds is not waited for further. The
     file is read again only when its bytes change, and what it held last is what is kept.
     """
+    reading = reading if isinstance(reading, Reading) else Reading(reading)
     deadline = clock() + max(0.0, wait)
     data, since, read, problem = None, clock(), None, None
     while True:
@@ -79,7 +90,7 @@ def wait_for_session(path, fmt, expected, wait, clock=time.monotonic, sleep=time
         except InputError as exc:
             now, read, problem = None, None, str(exc)
         if now is not None and now != data:
-            read, problem = _read(now, path, fmt)
+            read, problem = _read(now, path, reading)
             since = clock()
         data = now
         found = read.session.final_message if read is not None else None
@@ -92,9 +103,9 @@ def wait_for_session(path, fmt, expected, wait, clock=time.monotonic, sleep=time
         sleep(min(POLL, max(0.0, deadline - clock())))
 
 
-def _read(data, path, fmt):
+def _read(data, path, reading):
     """(the LogRead of the session file's bytes, None) or (None, why it cannot be read)."""
     try:
-        return read_session(data, display_name(path), fmt), None
+        return read_session(data, display_name(path), reading.fmt, reading.redact), None
     except InputError as exc:
         return None, str(exc)

@@ -35,9 +35,13 @@ from .witness import record_turn
 
 GATE_RULES = ("r2", "r3")
 COULD_NOT_CHECK = "could not check: no receipt, no action"
+# An answer as an exit status, wherever a command says it by its status (the gate when it
+# does not run the action, `check --exit-code`): one table, so the two never drift apart.
+ANSWER_STATUS = {SHOWN: errors.EXIT_OK, NOT_SHOWN: errors.EXIT_NOT_SHOWN,
+                 CONTRADICTED: errors.EXIT_CONTRADICTED}
 LINES = {
-    NOT_SHOWN: ("not shown: no receipt, no action", errors.EXIT_NOT_SHOWN),
-    CONTRADICTED: ("contradicted: the log shows it failed", errors.EXIT_CONTRADICTED),
+    NOT_SHOWN: ("not shown: no receipt, no action", ANSWER_STATUS[NOT_SHOWN]),
+    CONTRADICTED: ("contradicted: the log shows it failed", ANSWER_STATUS[CONTRADICTED]),
 }
 
 

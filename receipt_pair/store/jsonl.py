@@ -221,3 +221,18 @@ def write_json_atomic(path, value, what="the record"):
     """Write `value` as JSON to `path` through a temporary file and a rename (`write_atomic`);
     a value that cannot be written is an InputError before anything is."""
     write_atomic(path, record_bytes(value, path, what, indent=2) + b"\n", what)
+
+
+def append_text(path, text, what="the text"):
+    """Append `text` as UTF-8 to `path` (created if missing), as the files a CI runner hands
+    a step take it (GitHub's step summary and step outputs); an InputError naming `what`
+    when it cannot be written. Only a regular file (or a new one) is written."""
+    fd = open_append(path)
+    data = text.encode("utf-8", "backslashreplace")
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+    except OSError as exc:
+        raise cannot_write(path, exc, what) from None
+    finally:
+        os.close(fd)

@@ -41,7 +41,9 @@ class Claims(TempDirTest):
 
 
 class Messages(TempDirTest):
-    def test_a_token_the_agent_repeats_reaches_no_receipt_and_no_notice(self):
+    def stop(self, *options):
+        """(stdout, stderr, the receipts kept) of a Claude Code stop whose last message
+        repeats a token, the facts deciding."""
         session = self.path("session.jsonl")
         with open(os.path.join(DATA, "transcripts", "claude-code-session.jsonl")) as source:
             with open(session, "w") as handle:
@@ -54,13 +56,23 @@ class Messages(TempDirTest):
         receipts = self.path("r")
         status, out, err = run_cli("hook", "claude-code", "--input", hook_input, "--base-url",
                                    f"http://127.0.0.1:{closed_port()}/v1", "--wait", "0",
-                                   "--receipts", receipts, "--models-only")
+                                   "--receipts", receipts, "--models-only", *options)
         kept = ""
         for name in os.listdir(receipts):
             with open(os.path.join(receipts, name)) as handle:
                 kept += handle.read()
-        for text in (out, err, kept):
+        return out, err, kept
+
+    def test_a_token_the_agent_repeats_reaches_no_receipt_and_no_notice(self):
+        for text in self.stop():
             self.assertNotIn(TOKEN, text)
+
+    def test_the_hook_keeps_it_with_no_redact_as_check_does(self):
+        _, _, kept = self.stop("--no-redact")
+        self.assertIn(TOKEN, kept)
+        status, out, _ = run_cli("hook", "claude-code", "--install-snippet", "--no-redact")
+        self.assertEqual(status, 0)
+        self.assertIn("--no-redact", out)  # carried into the command the agent runs
 
 
 class Witness(TempDirTest):
