@@ -76,6 +76,12 @@ class Classify(unittest.TestCase):
         ("PDF text extraction was failing", NEGATIVE),
         ("Ready to commit", NEGATIVE),
         ("I've made the following changes:", NEGATIVE),
+        # issue 33: words real messages use
+        ("Perfect! Everything compiles successfully", CLAIM),
+        ("All other tasks completed", CLAIM),
+        ("PM2 restart: online", CLAIM),
+        ("Prisma db push (MySQL): already in sync", CLAIM),
+        ("Next.js build: 15 pages", NEUTRAL),  # "Next" of a name, not of a plan
     ]
 
     def test_probes(self):
