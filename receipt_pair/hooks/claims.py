@@ -114,6 +114,7 @@ def _rows(message, masked):
     items = []     # (indent, what the item says of its sub-items) of the open list items
     table = None   # (header says before/after, context) of the table being read
     in_fence, first = False, True
+    gap = listed = False  # a blank line since the last row; the last row a list item
     position = 0
     for line in message.split("\n"):
         start, end = position, position + len(line)
@@ -131,8 +132,11 @@ def _rows(message, masked):
             continue
         if not text.strip() or _RULE_LINE.match(text):
             if not text.strip():
-                table = None
+                table, gap = None, True
             continue
+        # A paragraph after a list ends the lead into that list ("I should check:",
+        # "Proposed push:"): what follows stands under the heading again.
+        after_list, gap, listed = gap and listed, False, False
         is_title, first = first, False
         section = headings[-1][1] if headings else None
         here = lead if lead is not None else section
@@ -164,6 +168,8 @@ def _rows(message, masked):
         table = None
 
         item = _ITEM.match(masked, start, end)
+        if after_list and not item:
+            lead, here = None, section
         indent = len(item.group(1)) if item else len(text) - len(text.lstrip())
         body = item.end() if item else start + indent
         box = _BOX.match(masked, body, end)
@@ -180,6 +186,7 @@ def _rows(message, masked):
         body = label.end() if label else marked
 
         if item:
+            listed = True
             while items and items[-1][0] >= indent:
                 items.pop()
             place = items[-1][1] if items else here

@@ -124,6 +124,13 @@ class Places(unittest.TestCase):
         results = "| Check | Result |\n|---|---|\n| lint | passed |"
         self.assertEqual(split_claims(results), [])
 
+    def test_a_paragraph_after_a_list_ends_the_lead_into_it(self):
+        # "Proposed push:" leads a step still to take; "Summary:" after it leads done work.
+        message = ("Committed.\n\nProposed push:\n- git push -u origin feat/x\n\n"
+                   "Summary:\n- Stabilized flaky E2E flows")
+        self.assertIn("Stabilized flaky E2E flows", [c.text for c in split_claims(message)])
+        self.assertNotIn("git push -u origin feat/x", [c.text for c in split_claims(message)])
+
     def test_a_title_speaks_only_for_the_rows_under_it(self):
         message = ("# Phase 1 Complete\n- `auth.py` (120 lines)\n\n## Documentation\n"
                    "- **ROADMAP.md** - the plan")
