@@ -17,9 +17,37 @@ from tests.helpers import DATA, closed_port, run_cli
 GOLDEN = os.path.join(DATA, "claims", "golden.json")
 
 
-def golden():
-    with open(GOLDEN, encoding="utf-8") as handle:
+def golden(path=GOLDEN):
+    with open(path, encoding="utf-8") as handle:
         return json.load(handle)
+
+
+def expected(claims):
+    """(span, text) of each golden claim: a string is a claim checked as its own span, an
+    object one whose text leans on a context (a short status, a table row read)."""
+    return [(c, c) if isinstance(c, str) else (c["span"], c["text"]) for c in claims]
+
+
+def found(message):
+    return [(message[c.start:c.end], c.text) for c in split_claims(message)]
+
+
+def assert_holds(test, message, claim, previous_end=0):
+    """A claim stands on a span of the message, trimmed, after the claim before it; its
+    text is that span, or, with a context, the span with what it leans on: a short status
+    and its sentence as written, or a table row read cell by cell."""
+    span = message[claim.start:claim.end]
+    test.assertTrue(span)
+    test.assertEqual(span, span.strip())
+    test.assertGreaterEqual(claim.start, previous_end)
+    if claim.context is None:
+        test.assertEqual(claim.text, span)
+    elif claim.context in claim.text:
+        test.assertIn(" ".join(span.split()), claim.text)
+    else:
+        for cell in span.split("|"):
+            test.assertIn(" ".join(cell.replace("**", "").split()).strip("*_ "),
+                          claim.text.replace("**", ""))
 
 
 class Golden(unittest.TestCase):
@@ -31,19 +59,45 @@ class Golden(unittest.TestCase):
     def test_each_message_gives_its_claims(self):
         for case in golden():
             with self.subTest(case["name"]):
-                claims = split_claims(case["message"])
-                self.assertEqual([c.text for c in claims], case["claims"])
+                self.assertEqual(found(case["message"]), expected(case["claims"]))
 
-    def test_every_claim_is_a_span_of_its_message(self):
+    def test_every_claim_stands_on_a_span_of_its_message(self):
         for case in golden():
             message = case["message"]
             previous_end = 0
             for claim in split_claims(message):
                 with self.subTest(case["name"], claim=claim.text):
-                    self.assertEqual(message[claim.start:claim.end], claim.text)
-                    self.assertGreaterEqual(claim.start, previous_end)  # ordered, apart
+                    assert_holds(self, message, claim, previous_end)  # ordered, apart
                     self.assertEqual(claim.source, "rules")
                     previous_end = claim.end
+
+
+class ResultTables(unittest.TestCase):
+    """A table of results is read row by row (claim_tables.py), both ways."""
+
+    CASES = [
+        ("| Check | Result |\n|---|---|\n| Tests | 52 passing |\n| Lint | 0 problems |",
+         [("Tests | 52 passing", "Tests: 52 passing"), ("Lint | 0 problems", "Lint: 0 problems")]),
+        ("| Step | Status |\n|---|---|\n| Build | ✅ |\n| Deploy | ❌ |",
+         [("Build", "Build: ✅")]),
+        ("| Job | Status |\n|---|---|\n| unit | failed |\n| e2e | pending |\n"
+         "| lint | 15 files, 0 problems |\n| docs | — |",
+         [("lint | 15 files, 0 problems", "lint: 15 files, 0 problems")]),
+        ("| Check | Status | Details |\n|---|---|---|\n| Lint | ✅ | 0 errors |",
+         [("Lint | ✅ | 0 errors", "Lint — Status: ✅, Details: 0 errors")]),
+        # ticks in two cells compare options; under next steps nothing is read
+        ("| Option | Fast | Cheap |\n|---|---|---|\n| A | ✅ | ✅ |\n| B | ❌ | ✅ |", []),
+        ("## Next steps\n\n| Task | Status |\n|---|---|\n| Deploy | ready |", []),
+        # a row that counts failures is no claim, whatever else it says
+        ("| Suite | Result |\n|---|---|\n| e2e | passed: 9, failed: 3 |", []),
+    ]
+
+    def test_rows(self):
+        for message, claims in self.CASES:
+            with self.subTest(message):
+                self.assertEqual(found(message), claims)
+                for claim in split_claims(message):
+                    self.assertIn("|", claim.context)
 
 
 class Classify(unittest.TestCase):
@@ -118,11 +172,13 @@ class Places(unittest.TestCase):
         self.assertEqual([c.text for c in split_claims(message)],
                          ["`app.yml`** (253 lines)", "Added to `package.json`", "`setup` script"])
 
-    def test_a_table_is_read_only_where_its_rows_are_changes_or_ticked(self):
+    def test_a_table_row_is_read_as_its_label_and_values(self):
         changes = "| Field | Before | After |\n|---|---|---|\n| `port` | 80 | 8080 |"
-        self.assertEqual([c.text for c in split_claims(changes)], ["`port` | 80 | 8080"])
+        self.assertEqual(found(changes),
+                         [("`port` | 80 | 8080", "`port` — Before: 80, After: 8080")])
+        self.assertEqual(split_claims(changes)[0].context, "Field | Before | After")
         results = "| Check | Result |\n|---|---|\n| lint | passed |"
-        self.assertEqual(split_claims(results), [])
+        self.assertEqual(found(results), [("lint | passed", "lint: passed")])
 
     def test_a_paragraph_after_a_list_ends_the_lead_into_it(self):
         # "Proposed push:" leads a step still to take; "Summary:" after it leads done work.
@@ -153,11 +209,12 @@ class Shapes(unittest.TestCase):
         rng = random.Random(16)
         for number in range(200):
             message = "\n".join(rng.choice(lines) for _ in range(rng.randint(1, 12)))
+            previous_end = 0
             for claim in split_claims(message):
                 with self.subTest(number=number, claim=claim.text):
-                    self.assertEqual(message[claim.start:claim.end], claim.text)
+                    assert_holds(self, message, claim, previous_end)
                     self.assertEqual(claim.text, claim.text.strip())
-                    self.assertTrue(claim.text)
+                    previous_end = claim.end
 
     def test_a_message_of_thousands_of_claims_splits_at_once(self):
         # The hook checks at most MAX_CLAIMS of them, but splits the whole message first.
@@ -175,7 +232,7 @@ class Shapes(unittest.TestCase):
                 claims = split_claims(message)
                 self.assertLess(time.monotonic() - started, 5)
                 for claim in claims[:50]:
-                    self.assertEqual(message[claim.start:claim.end], claim.text)
+                    assert_holds(self, message, claim)
 
     def test_given_claims_are_lines(self):
         self.assertEqual(given_claims("I pushed it\n\n  the tests pass  \n"),
