@@ -61,6 +61,10 @@ _IRREGULAR = ("made built written wrote ran run set put sent done did taken took
               "agreed freed guaranteed").split()
 
 
+# Past forms that report an operation as done, for a short status ("Fixed.", "Deployed.").
+DONE_VERBS = frozenset(_DONE) | frozenset(("rebuilt", "rerun", "rewritten"))
+
+
 def _words(words):
     return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
 
@@ -309,6 +313,17 @@ def context_of(text, markdown=False):
     if markdown and any(ch in TICKS for ch in text):
         return DONE  # "## Security Assessment ✅": the section's work is done
     return None
+
+
+def not_yet_done(text):
+    """Whether a piece speaks of work still to do, or of nothing done: a question, a plan or
+    an offer, a hedge, an instruction to the reader, or a lead into what follows ("Line 110
+    now shows:"). A short status cannot lean on it (claim_status.py)."""
+    if text.rstrip().rstrip("*_ ").endswith(("?", ":")):
+        return True
+    said = plain(text)
+    return bool(_NEGATIVE_START.match(said)
+                or any(p.search(said) for p in _NEGATIVE_PATTERNS[1:4]))
 
 
 def not_a_result(text):

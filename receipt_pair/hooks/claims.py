@@ -22,13 +22,16 @@ quotes and headings are not read), and rows are read in two ways:
   steps or instructions no item is a claim, and under a lead that says what something
   contains ("The guide includes:") only the words count.
 
-A table row is read as a statement of its cells (claim_tables.py).
+A short status ("Fixed.", "Deployed.", "Types check.") is read with the sentence it leans
+on (claim_status.py), a table row as a statement of its cells (claim_tables.py).
 
 Every claim stands on a span of the message, `claim.start` to `claim.end`, and its `text` is
 what is checked. A claim that needs nothing beside it has no `context` and its text is its
-span: `message[claim.start:claim.end] == claim.text`. A table row spans the row between its
-outer pipes and carries its header row as `context`; its text is the row read ("Tests: 52
-passing"). Spans are in order and apart, so eval/claims-5's measure.py matches them as
+span: `message[claim.start:claim.end] == claim.text`. A short status spans its own words
+and carries the sentence it leans on as `context`; its text runs from one to the other as
+written ("Added a lock around the charge path. Fixed"). A table row spans the row between
+its outer pipes and carries its header row as `context`; its text is the row read ("Tests:
+52 passing"). Spans are in order and apart, so eval/claims-5's measure.py matches them as
 before. Nothing here prints, and nothing is guessed from outside the message. The time
 taken grows with the message's length, never faster.
 """
@@ -37,6 +40,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
+from .claim_status import lean, status_of
 from .claim_tables import read_row, table_head
 from .claim_words import (CARRIED, CLAIM, CODE_SPAN, CONTENT, CROSSES, DETAIL, DONE, HOWTO,
                           MARK_CHARS, NEGATIVE, NEUTRAL, REMOVED, TICKS, classify, context_of,
@@ -84,8 +88,8 @@ class Claim:
     start: Optional[int] = None
     end: Optional[int] = None
     source: str = "rules"  # "rules" (this module), "model" (claims_model) or "given"
-    # What the claim leans on, where its own span cannot be checked alone: the header row a
-    # table row is read with. None: its text is its span.
+    # What the claim leans on, where its own span cannot be checked alone: the sentence a
+    # short status leans on, the header row a table row is read with. None: text is the span.
     context: Optional[str] = None
 
     def to_dict(self):
@@ -126,6 +130,7 @@ def _rows(message, masked):
     lead = None    # the same, said by the last lead line under the current heading
     items = []     # (indent, what the item says of its sub-items) of the open list items
     table = None   # the Table being read (claim_tables.py)
+    before = None  # the last sentence of the prose line before, in the same paragraph
     in_fence, first = False, True
     gap = listed = False  # a blank line since the last row; the last row a list item
     position = 0
@@ -134,6 +139,7 @@ def _rows(message, masked):
         position = end + 1
         end = start + len(line.rstrip("\r"))
         text = masked[start:end]
+        leaning_on, before = before, None
         if _FENCE.match(text):
             in_fence = not in_fence
             continue
@@ -237,7 +243,8 @@ def _rows(message, masked):
             lead = _under(own, here)
             continue
         whole = bool(tick) and here not in (CONTENT, HOWTO)
-        yield from _read_row(message, masked, (body, end), whole)
+        yield from _read_row(message, masked, (body, end), whole, leaning_on, here != HOWTO)
+        before = _last_span(message, masked, body, end)
         if masked[start:end].rstrip(" *_\t").endswith(":") \
                 or _BOLD_START.match(masked, marked, end):
             # The sentence that leads in speaks for the list ("... Here's what the app
@@ -283,6 +290,12 @@ def _last_sentence(masked, start, end):
     return masked[cut:end]
 
 
+def _last_span(message, masked, start, end):
+    """The trimmed span of a row's last sentence, which a short status on the next line of
+    the paragraph may lean on."""
+    return _trim(message, end - len(_last_sentence(masked, start, end)), end)
+
+
 def _after_marks(masked, start, end):
     """Where a line's words start after its ticks, emoji and spaces."""
     while start < end and (masked[start] in " \t" or is_mark(masked[start])):
@@ -301,16 +314,26 @@ def _ends_with(masked, start, end, marks):
 
 # -- reading a row ----------------------------------------------------------------------------
 
-def _read_row(message, masked, row, whole):
-    """A row's claims, as (start, end, text, context): those its words make, or, where its
-    place makes it a claim as a whole (`whole` True) and its words make none, the row
-    itself. `whole` None: nothing. `row`: its (start, end)."""
+def _read_row(message, masked, row, whole, before=None, statuses=True):
+    """A row's claims, as (start, end, text, context): those its words make, a short status
+    with the sentence it leans on (claim_status.py; `before`, the last sentence of the prose
+    line before it), or, where its place makes it a claim as a whole (`whole` True) and its
+    words make none, the row itself. `whole` None: nothing. `row`: its (start, end)."""
     if whole is None:
         return []
     start, end = row
-    spans = [(c_start, c_end, None, None) for s_start, s_end in _sentences(masked, start, end)
-             for c_start, c_end in _clauses(message, masked, s_start, s_end)]
-    return spans or (_whole_row(message, start, end) if whole else [])
+    sentences = list(_sentences(masked, start, end))
+    spans = [_trim(message, s_start, s_end) for s_start, s_end in sentences]
+    found = []
+    for index, (s_start, s_end) in enumerate(sentences):
+        kind = status_of(message[s_start:s_end]) if statuses else None
+        if kind:
+            leaning = lean(message, spans, index, kind, before)
+            found.extend([leaning] if leaning else [])
+        else:
+            found.extend((c_start, c_end, None, None)
+                         for c_start, c_end in _clauses(message, masked, s_start, s_end))
+    return found or (_whole_row(message, start, end) if whole else [])
 
 
 def _whole_row(message, start, end):

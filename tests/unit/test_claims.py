@@ -72,6 +72,78 @@ class Golden(unittest.TestCase):
                     previous_end = claim.end
 
 
+class Statuses(unittest.TestCase):
+    """Short statuses lean on the sentence beside them (claim_status.py), both ways."""
+
+    LEANS = [
+        ("Added a lock around the charge path. Fixed.",
+         [("Added a lock around the charge path", "Added a lock around the charge path"),
+          ("Fixed", "Added a lock around the charge path. Fixed")]),
+        ("Bumped the image tag to v1.4.2. Deployed.",
+         [("Bumped the image tag to v1.4.2", "Bumped the image tag to v1.4.2"),
+          ("Deployed", "Bumped the image tag to v1.4.2. Deployed")]),
+        ("Added the Invoice interface. Types check.",
+         [("Added the Invoice interface", "Added the Invoice interface"),
+          ("Types check", "Added the Invoice interface. Types check")]),
+        # the line before, in the same paragraph
+        ("Replaced `console.log` in `a.ts`.\nLints clean.",
+         [("Replaced `console.log` in `a.ts`", "Replaced `console.log` in `a.ts`"),
+          ("Lints clean", "Replaced `console.log` in `a.ts`. Lints clean")]),
+        # first in its row: the sentence after it
+        ("Fixed. The issue was a missing await in `save()`.",
+         [("Fixed", "Fixed. The issue was a missing await in `save()`")]),
+        # two statuses lean on the same sentence; an interjection is passed over
+        ("Added retries to the client. Perfect! Built. Deployed.",
+         [("Added retries to the client", "Added retries to the client"),
+          ("Built", "Added retries to the client. Perfect! Built"),
+          ("Deployed", "Added retries to the client. Perfect! Built. Deployed")]),
+        # nothing to lean on: an operation stays as it is
+        ("Committed.", [("Committed", "Committed")]),
+        ("Added a lock.\n\nFixed.", [("Added a lock", "Added a lock"), ("Fixed", "Fixed")]),
+        ("Can you check the logs? Deployed.", [("Deployed", "Deployed")]),
+        # a claim by its own words leans on nothing
+        ("Added the Invoice interface. Tests pass.",
+         [("Added the Invoice interface", "Added the Invoice interface"),
+          ("Tests pass", "Tests pass")]),
+    ]
+    NOT_CLAIMS = [
+        "Should pass once CI runs.",            # a hedge
+        "Want me to deploy it?",                # a question
+        "Deployed?",
+        "## Deployed",                          # a heading
+        "Next I'll wire the Invoice type.",     # a plan
+        "Next steps:\n- Deploy the fix.\n- Fixed.",  # a list of next steps
+        "## Next steps\n\nRun the migration. Deployed.",
+        "Done.",                                # completion alone names nothing
+        "All done! Thanks for your patience.",
+    ]
+
+    def test_a_status_carries_the_sentence_it_leans_on(self):
+        for message, claims in self.LEANS:
+            with self.subTest(message):
+                self.assertEqual(found(message), claims)
+                for claim in split_claims(message):
+                    assert_holds(self, message, claim)
+
+    def test_plans_questions_headings_hedges_and_next_steps_are_not_claims(self):
+        for message in self.NOT_CLAIMS:
+            with self.subTest(message):
+                self.assertEqual(split_claims(message), [])
+
+    def test_completion_beside_a_claim_adds_nothing(self):
+        self.assertEqual(found("Done. I pushed the fix."),
+                         [("I pushed the fix", "I pushed the fix")])
+        self.assertEqual(found("I pushed the fix. Done!"),
+                         [("I pushed the fix", "I pushed the fix")])
+
+    def test_the_context_is_the_sentence_leaned_on(self):
+        claim = split_claims("Bumped the image tag to v1.4.2. Deployed.")[1]
+        self.assertEqual(claim.context, "Bumped the image tag to v1.4.2")
+        self.assertEqual(claim.to_dict(), {"text": "Bumped the image tag to v1.4.2. Deployed",
+                                           "start": 32, "end": 40, "source": "rules",
+                                           "context": "Bumped the image tag to v1.4.2"})
+
+
 class ResultTables(unittest.TestCase):
     """A table of results is read row by row (claim_tables.py), both ways."""
 
