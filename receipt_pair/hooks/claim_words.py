@@ -61,6 +61,10 @@ _IRREGULAR = ("made built written wrote ran run set put sent done did taken took
               "agreed freed guaranteed").split()
 
 
+# Past forms that report an operation as done, for a short status ("Fixed.", "Deployed.").
+DONE_VERBS = frozenset(_DONE) | frozenset(("rebuilt", "rerun", "rewritten"))
+
+
 def _words(words):
     return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
 
@@ -110,6 +114,8 @@ _CLAIM_PATTERNS = [
                r"|\breturn(?:s|ed) (?:an? )?(?:http )?200\b"),
     re.compile(r"\b%s(?:\s+\w+)?\s+successfully\b|\bsuccessfully\s+(?:re-?)?%s"
                % (_PAST, _PAST)),
+    re.compile(r"\b(?:compiles|builds)\s+(?:successfully|cleanly|without (?:any )?(?:errors?|"
+               r"warnings?))\b"),
     re.compile(r"\b(?:ran|run|completed|finished|built|compiled|executed|passed|exited|"
                r"installed|migrated|applied|deployed)\s+(?:without (?:any )?(?:errors?|"
                r"failures?|warnings?|issues?)|with no (?:errors?|failures?|warnings?)|"
@@ -120,8 +126,9 @@ _CLAIM_PATTERNS = [
                r"now|again)\b|\bmatch(?:es|ed)? (?:the |all )?expected\b|\bsuccessfully \w+s\b"),
     # Work reported finished by its name, and results reached: "Task completed", "the
     # model achieves 93% accuracy".
-    re.compile(r"^(?:the )?(?:task|tasks|work|job|jobs|migration|deployment|setup|"
-               r"installation|implementation|refactor(?:ing)?|upgrade|analysis|run)"
+    re.compile(r"^(?:the |all (?:the |other )?)?(?:task|tasks|work|job|jobs|migration|"
+               r"deployment|setup|installation|implementation|refactor(?:ing)?|upgrade|"
+               r"analysis|run)"
                r"(?: \w+)? (?:is |are |was |has been )?(?:now )?(?:completed|complete|done|"
                r"finished)\b"),
     re.compile(r"\b(?:achieves|achieved|reaches|reached|scores|scored|attains|attained) "
@@ -137,10 +144,10 @@ _CLAIM_PATTERNS = [
     re.compile(r"\b\d+ (?:tests? )?passed\b|\b\d+/\d+ (?:\w+ )?(?:pass|passed|passing|"
                r"complete|completed|green)\b|\b\d+ (?:\w+ )?tests? (?:ran|run|executed)\b|"
                r"\b100% complete\b"),
-    # "name: result" rows: "tests: 12 passed", "lint: OK", "build: ✅".
+    # "name: result" rows: "tests: 12 passed", "lint: OK", "build: ✅", "PM2 restart: online".
     re.compile(r"^[^:]{1,50}:\s*(?:✅|pass|passed|passing|ok|okay|clean|green|success|"
-               r"successful|succeeded|done|fixed|(?:no|0|zero) (?:errors|issues|warnings|"
-               r"failures|problems))(?:\W|$)"),
+               r"successful|succeeded|done|fixed|online|healthy|(?:already )?in sync|"
+               r"up to date|(?:no|0|zero) (?:errors|issues|warnings|failures|problems))(?:\W|$)"),
     # Rows whose label reports the work: "**Files created**: 19 files", "Commit: 9ec17ff",
     # "Report path: `./report.md`".
     re.compile(r"^(?:[\w`'./-]+ ){0,4}%s:\s*\S" % _VERB),
@@ -195,7 +202,7 @@ _NEGATIVE_PATTERNS = [
 _RELATIVE = re.compile(r"\b(?:which|who|whose|where)\b")
 # What starts a plan, an offer, an instruction to the reader or a lead into a list.
 _NEGATIVE_START = re.compile(
-    r"^(?:will|going to|next|then i'll|todo|to do|still|let me|let's|you|feel free|please|"
+    r"^(?:will|going to|next(?!\.\w)|then i'll|todo|to do|still|let me|let's|you|feel free|please|"
     r"consider|remember|don't|make sure|ensure|try|run|check|verify|add|update|push|deploy|"
     r"if|unless|once you|when you|before you|after you|would you|should i|shall i|want me|"
     r"do you|can you|could you|here's|here is|here are)\b")
@@ -306,6 +313,17 @@ def context_of(text, markdown=False):
     if markdown and any(ch in TICKS for ch in text):
         return DONE  # "## Security Assessment ✅": the section's work is done
     return None
+
+
+def not_yet_done(text):
+    """Whether a piece speaks of work still to do, or of nothing done: a question, a plan or
+    an offer, a hedge, an instruction to the reader, or a lead into what follows ("Line 110
+    now shows:"). A short status cannot lean on it (claim_status.py)."""
+    if text.rstrip().rstrip("*_ ").endswith(("?", ":")):
+        return True
+    said = plain(text)
+    return bool(_NEGATIVE_START.match(said)
+                or any(p.search(said) for p in _NEGATIVE_PATTERNS[1:4]))
 
 
 def not_a_result(text):

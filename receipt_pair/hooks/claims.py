@@ -22,18 +22,29 @@ quotes and headings are not read), and rows are read in two ways:
   steps or instructions no item is a claim, and under a lead that says what something
   contains ("The guide includes:") only the words count.
 
-Every claim is a span of the message: `message[claim.start:claim.end] == claim.text`.
-Nothing here prints, and nothing is guessed from outside the message. The time taken grows
-with the message's length, never faster.
+A short status ("Fixed.", "Deployed.", "Types check.") is read with the sentence it leans
+on (claim_status.py), a table row as a statement of its cells (claim_tables.py).
+
+Every claim stands on a span of the message, `claim.start` to `claim.end`, and its `text` is
+what is checked. A claim that needs nothing beside it has no `context` and its text is its
+span: `message[claim.start:claim.end] == claim.text`. A short status spans its own words
+and carries the sentence it leans on as `context`; its text runs from one to the other as
+written ("Added a lock around the charge path. Fixed"). A table row spans the row between
+its outer pipes and carries its header row as `context`; its text is the row read ("Tests:
+52 passing"). Spans are in order and apart, so eval/claims-5's measure.py matches them as
+before. Nothing here prints, and nothing is guessed from outside the message. The time
+taken grows with the message's length, never faster.
 """
 
 import re
 from dataclasses import dataclass
 from typing import Optional
 
-from .claim_words import (CARRIED, CHANGE_TABLE, CLAIM, CODE_SPAN, CONTENT, CROSSES, DETAIL,
-                          DONE, HOWTO, MARK_CHARS, NEGATIVE, NEUTRAL, REMOVED, TICKS, classify,
-                          context_of, is_mark, not_a_result, plain)
+from .claim_status import lean, status_of
+from .claim_tables import read_row, table_head
+from .claim_words import (CARRIED, CLAIM, CODE_SPAN, CONTENT, CROSSES, DETAIL, DONE, HOWTO,
+                          MARK_CHARS, NEGATIVE, NEUTRAL, REMOVED, TICKS, classify, context_of,
+                          is_mark, not_a_result, plain)
 
 __all__ = ["CLAIM", "NEGATIVE", "NEUTRAL", "Claim", "classify", "given_claims", "is_claim",
            "split_claims"]
@@ -66,7 +77,7 @@ _CLAUSE_END = re.compile(r"\s*;\s*|\s+[—–-]\s+|,?\s+(?:and|but|then|so)\s+(?
 # sentence of thousands of clauses is still split in time that grows with its length.
 _MAX_JOIN = 2000
 _KEEP_LEAD = "`'\"([$~/."
-_TRIM_END = " \t\r\n.,;:!*_"
+_TRIM_END = " \t\r\n.,;:!*_|"
 
 
 @dataclass(frozen=True)
@@ -77,17 +88,23 @@ class Claim:
     start: Optional[int] = None
     end: Optional[int] = None
     source: str = "rules"  # "rules" (this module), "model" (claims_model) or "given"
+    # What the claim leans on, where its own span cannot be checked alone: the sentence a
+    # short status leans on, the header row a table row is read with. None: text is the span.
+    context: Optional[str] = None
 
     def to_dict(self):
-        return {"text": self.text, "start": self.start, "end": self.end, "source": self.source}
+        return {"text": self.text, "start": self.start, "end": self.end, "source": self.source,
+                "context": self.context}
 
 
 def split_claims(message):
-    """The claims of finished work in `message`, in order, each a span of it."""
+    """The claims of finished work in `message`, in order: each stands on a span of it, and
+    its text is what is checked (the span itself, unless it leans on a context)."""
     if not isinstance(message, str):
         raise TypeError("the message must be a string")
     masked = _mask_code(message)
-    return [Claim(message[start:end], start, end) for start, end in _rows(message, masked)]
+    return [Claim(message[start:end] if text is None else text, start, end, context=context)
+            for start, end, text, context in _rows(message, masked)]
 
 
 def is_claim(text):
@@ -112,14 +129,17 @@ def _rows(message, masked):
     headings = []  # (level, what the heading says of the rows under it)
     lead = None    # the same, said by the last lead line under the current heading
     items = []     # (indent, what the item says of its sub-items) of the open list items
-    table = None   # (header says before/after, context) of the table being read
+    table = None   # the Table being read (claim_tables.py)
+    before = None  # the last sentence of the prose line before, in the same paragraph
     in_fence, first = False, True
+    gap = listed = False  # a blank line since the last row; the last row a list item
     position = 0
     for line in message.split("\n"):
         start, end = position, position + len(line)
         position = end + 1
         end = start + len(line.rstrip("\r"))
         text = masked[start:end]
+        leaning_on, before = before, None
         if _FENCE.match(text):
             in_fence = not in_fence
             continue
@@ -127,12 +147,15 @@ def _rows(message, masked):
             # A ticked line in a fence is a report boxed for show ("✅ Pushed to GitHub").
             body = _after_marks(masked, start + len(text) - len(text.lstrip()), end)
             if _tick_before(masked, start, body):
-                yield from _read_row(message, masked, body, end, True)
+                yield from _read_row(message, masked, (body, end), True)
             continue
         if not text.strip() or _RULE_LINE.match(text):
             if not text.strip():
-                table = None
+                table, gap = None, True
             continue
+        # A paragraph after a list ends the lead into that list ("I should check:",
+        # "Proposed push:"): what follows stands under the heading again.
+        after_list, gap, listed = gap and listed, False, False
         is_title, first = first, False
         section = headings[-1][1] if headings else None
         here = lead if lead is not None else section
@@ -157,13 +180,19 @@ def _rows(message, masked):
             continue
         if _TABLE.match(text):
             if table is None:  # the header row
-                table = (len(CHANGE_TABLE.findall(text.lower())) >= 2, here)
+                table = table_head(message, masked, start, end, here)
             elif not _TABLE_RULE.match(text):
-                yield from _table_row(message, masked, start, end, table)
+                for row_start, row_end, read, head in read_row(message, masked, start, end,
+                                                               table):
+                    row_start, row_end = _trim(message, row_start, row_end)
+                    if row_end > row_start:
+                        yield row_start, row_end, read, head
             continue
         table = None
 
         item = _ITEM.match(masked, start, end)
+        if after_list and not item:
+            lead, here = None, section
         indent = len(item.group(1)) if item else len(text) - len(text.lstrip())
         body = item.end() if item else start + indent
         box = _BOX.match(masked, body, end)
@@ -180,6 +209,7 @@ def _rows(message, masked):
         body = label.end() if label else marked
 
         if item:
+            listed = True
             while items and items[-1][0] >= indent:
                 items.pop()
             place = items[-1][1] if items else here
@@ -190,7 +220,7 @@ def _rows(message, masked):
             # An item that ends with ":" leads its sub-items; only its words can claim.
             ends_lead = masked[start:end].rstrip(" *_\t").endswith(":")
             whole = _whole_by_place(place, tick)
-            found = _read_row(message, masked, body, end, whole and not ends_lead)
+            found = _read_row(message, masked, (body, end), whole and not ends_lead)
             yield from found
             if ends_lead:
                 own = context_of(masked[marked:end]) or (DONE if found else None)
@@ -213,7 +243,8 @@ def _rows(message, masked):
             lead = _under(own, here)
             continue
         whole = bool(tick) and here not in (CONTENT, HOWTO)
-        yield from _read_row(message, masked, body, end, whole)
+        yield from _read_row(message, masked, (body, end), whole, leaning_on, here != HOWTO)
+        before = _last_span(message, masked, body, end)
         if masked[start:end].rstrip(" *_\t").endswith(":") \
                 or _BOLD_START.match(masked, marked, end):
             # The sentence that leads in speaks for the list ("... Here's what the app
@@ -242,21 +273,6 @@ def _whole_by_place(place, tick):
     return bool(tick) and place != CONTENT
 
 
-def _table_row(message, masked, start, end, table):
-    """A table row is read only as a whole: a row of a before/after table, a ticked row or
-    a row under a heading of done work (a table of results elsewhere is left unread)."""
-    change, place = table
-    text = masked[start:end]
-    cells = text.strip()
-    if any(ch in CROSSES for ch in cells) or place == HOWTO:
-        return
-    if change or place in (DONE, REMOVED) or any(ch in TICKS for ch in cells):
-        first = start + text.index("|") + 1
-        last = start + text.rstrip().rindex("|")
-        if last > first:
-            yield from _whole_row(message, first, last)
-
-
 def _is_bold_heading(text, is_title):
     """A bold line is a heading when it opens the message, ends with ":" or is written in
     Title Case ("**Project Structure**"); otherwise it is a sentence set in bold."""
@@ -274,6 +290,10 @@ def _last_sentence(masked, start, end):
     return masked[cut:end]
 
 
+def _last_span(message, masked, start, end):
+    """The trimmed span of a row's last sentence, which a short status on the next line of
+    the paragraph may lean on."""
+    return _trim(message, end - len(_last_sentence(masked, start, end)), end)
 
 
 def _after_marks(masked, start, end):
@@ -294,20 +314,32 @@ def _ends_with(masked, start, end, marks):
 
 # -- reading a row ----------------------------------------------------------------------------
 
-def _read_row(message, masked, start, end, whole):
-    """A row's claims: those its words make, or, where its place makes it a claim as a
-    whole (`whole` True) and its words make none, the row itself. `whole` None: nothing."""
+def _read_row(message, masked, row, whole, before=None, statuses=True):
+    """A row's claims, as (start, end, text, context): those its words make, a short status
+    with the sentence it leans on (claim_status.py; `before`, the last sentence of the prose
+    line before it), or, where its place makes it a claim as a whole (`whole` True) and its
+    words make none, the row itself. `whole` None: nothing. `row`: its (start, end)."""
     if whole is None:
         return []
-    spans = [span for s_start, s_end in _sentences(masked, start, end)
-             for span in _clauses(message, masked, s_start, s_end)]
-    return spans or (_whole_row(message, start, end) if whole else [])
+    start, end = row
+    sentences = list(_sentences(masked, start, end))
+    spans = [_trim(message, s_start, s_end) for s_start, s_end in sentences]
+    found = []
+    for index, (s_start, s_end) in enumerate(sentences):
+        kind = status_of(message[s_start:s_end]) if statuses else None
+        if kind:
+            leaning = lean(message, spans, index, kind, before)
+            found.extend([leaning] if leaning else [])
+        else:
+            found.extend((c_start, c_end, None, None)
+                         for c_start, c_end in _clauses(message, masked, s_start, s_end))
+    return found or (_whole_row(message, start, end) if whole else [])
 
 
 def _whole_row(message, start, end):
     """The row as one claim, unless what it says is no result wherever it stands."""
     start, end = _trim(message, start, end)
-    return [] if not_a_result(message[start:end]) else [(start, end)]
+    return [] if not_a_result(message[start:end]) else [(start, end, None, None)]
 
 
 def _sentences(masked, start, end):
