@@ -17,24 +17,27 @@ import io
 import os
 import sys
 
+import importlib
+
 from .. import __version__, errors
-from .check import add_check, add_gate, add_record, add_verify
-from .ci import add_ci
-from .doctor import add_doctor
-from .hook import add_claims, add_hook
-from .ledger import add_ledger, add_show, add_witness
-from .mcp import add_mcp
-from .options import message, print_json
-from .runs import add_batch, add_replay, add_score, add_selftest
 from ..errors import ReceiptPairError
-from .visible import StreamFailed, marked_streams, visible
+from .visible import StreamFailed, marked_streams, message, print_json, visible
 
 # Commands whose arguments after the first "--" are a command to run, not options.
 _RUNS_A_COMMAND = ("gate", "record")
 
-_COMMANDS = (add_check, add_batch, add_score, add_verify, add_replay, add_gate,
-             add_record, add_witness, add_ledger, add_show, add_hook, add_claims,
-             add_doctor, add_mcp, add_ci, add_selftest)
+# Each command, in the order `--help` lists them: its module in this folder and the function
+# that adds it. A run imports only its own command's module (and what that module uses), so
+# the hook an agent runs at every stop does not load the batch, the page or the MCP server.
+_COMMANDS = (("check", "check", "add_check"), ("batch", "runs", "add_batch"),
+             ("score", "runs", "add_score"), ("verify", "check", "add_verify"),
+             ("replay", "runs", "add_replay"), ("gate", "check", "add_gate"),
+             ("record", "check", "add_record"), ("witness", "ledger", "add_witness"),
+             ("ledger", "ledger", "add_ledger"), ("show", "ledger", "add_show"),
+             ("hook", "hook", "add_hook"), ("claims", "hook", "add_claims"),
+             ("doctor", "doctor", "add_doctor"), ("mcp", "mcp", "add_mcp"),
+             ("ci", "ci", "add_ci"), ("selftest", "runs", "add_selftest"))
+_NAMES = tuple(name for name, _, _ in _COMMANDS)
 # Commands an agent runs as its hook: for them exit status 2 means "block", so a usage
 # error exits 1 instead (the agent shows it and stops), never trapping the agent.
 _RUN_AS_HOOK = ("hook",)
@@ -52,7 +55,9 @@ class _Parser(argparse.ArgumentParser):
             raise
 
 
-def build_parser():
+def build_parser(only=None):
+    """The command line's parser; with `only` (a command's name), one that knows that command
+    alone, built without importing any other command's module."""
     parser = _Parser(
         prog="receipt-pair",
         description="Does the agent's own log show that it is done? Two local models quote "
@@ -60,8 +65,9 @@ def build_parser():
     parser.add_argument("--version", action="version", version=f"receipt-pair {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
-    for add in _COMMANDS:
-        add(commands)
+    for name, module, add in _COMMANDS:
+        if only is None or name == only:
+            getattr(importlib.import_module(f".{module}", __name__), add)(commands)
     _describe(parser)
     return parser
 
@@ -86,10 +92,16 @@ def _describe(parser):
 
 
 @functools.lru_cache(maxsize=None)
-def _parser():
-    """The parser, built once: nothing in it reads the environment (the settings are read
-    when a command runs, pair.Settings.from_environment)."""
-    return build_parser()
+def _parser(only=None):
+    """The parser, built once (for one command, or all): nothing in it reads the environment
+    (the settings are read when a command runs, pair.Settings.from_environment)."""
+    return build_parser(only)
+
+
+def _parser_for(argv):
+    """The parser for `argv`: the named command's alone when argv starts with one, else the
+    whole command line's (for --help, --version and usage errors)."""
+    return _parser(argv[0] if argv and argv[0] in _NAMES else None)
 
 
 def _split_command(argv):
@@ -158,7 +170,7 @@ def _command_parser(parser, argv):
 def _json_asked(argv):
     """True when `argv` gives --json to a command that has it: its error is then a JSON
     object on standard output too, even when argparse refused the rest of `argv`."""
-    command = _command_parser(_parser(), argv)
+    command = _command_parser(_parser_for(argv), argv)
     return "--json" in argv and "--json" in command._option_string_actions
 
 
@@ -180,7 +192,7 @@ def _main(argv):
     argv, command_argv = _split_command(argv)
     as_hook = bool(argv) and argv[0] in _RUN_AS_HOOK
     try:
-        args = _parser().parse_args(argv)
+        args = _parser_for(argv).parse_args(argv)
     except SystemExit as exc:  # argparse: --help is 0, a usage error is 2
         code = exc.code if isinstance(exc.code, int) else errors.EXIT_USAGE
         code = _not_two(code) if as_hook else code

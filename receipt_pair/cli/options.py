@@ -20,7 +20,7 @@ from ..server.transport import MAX_TIMEOUT
 from ..store.files import loads_strict
 from ..store.ledger import ENV_LEDGER, ledger_path
 from .report import render_differences
-from .visible import json_text, visible
+from .visible import json_text, message, print_json, visible  # noqa: F401 (the commands import them here)
 
 
 def json_object(text):
@@ -146,8 +146,6 @@ def add_concurrent_option(parser, help_text):
                         help=help_text)
 
 
-def print_json(value):
-    print(json_text(value, indent=2))
 
 
 def print_lines(lines, stream=None):
@@ -214,8 +212,3 @@ def report_differences(differences, what, count):
     return errors.EXIT_NO_RECEIPT if differences else errors.EXIT_OK
 
 
-def message(exc):
-    """An error's line, with what to do about it on the command line when it says; what it
-    quotes from a file or a server is shown with its control characters as marks."""
-    hint = getattr(exc, "cli_hint", None)
-    return visible(f"{exc} ({hint})" if hint else str(exc))

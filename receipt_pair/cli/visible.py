@@ -118,3 +118,14 @@ def marked_streams():
         yield
     finally:
         sys.stdout, sys.stderr = saved
+
+
+def message(exc):
+    """An error's line, with what to do about it on the command line when it says; what it
+    quotes from a file or a server is shown with its control characters as marks."""
+    hint = getattr(exc, "cli_hint", None)
+    return visible(f"{exc} ({hint})" if hint else str(exc))
+
+
+def print_json(value):
+    print(json_text(value, indent=2))
