@@ -12,6 +12,8 @@ ever exits 2: a hook that fails for any other reason must let the agent stop, ne
 it, so even a usage error exits 1 (cli/__init__.py).
 """
 
+import contextlib
+import io
 import sys
 
 from ..errors import ReceiptPairError, UsageError
@@ -125,6 +127,24 @@ def hook_options(args):
                        receipts=args.receipts, ledger=ledger_from(args), wait=args.wait,
                        budget=args.budget, claims_from=args.claims_from, split=args.split,
                        split_model=args.split_model, block_with=args.block_with)
+
+
+def options_of_words(words):
+    """The HookOptions of a hook command's words from `hook` on, read by this command
+    line's own parser, as the agent's shell will run them (doctor checks what an agent's
+    settings hold with it); a UsageError says what the parser refuses."""
+    from . import _parser  # the one parser; cli/__init__.py imports this module first
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(said), contextlib.redirect_stdout(io.StringIO()):
+            args = _parser().parse_args(list(words))
+    except SystemExit:
+        lines = [line for line in said.getvalue().splitlines() if line.strip()]
+        why = lines[-1].split(": error: ", 1)[-1] if lines else "the command line refuses it"
+        raise UsageError(why) from None
+    if args.command != "hook" or getattr(args, "install_snippet", False):
+        raise UsageError("it does not run `receipt-pair hook AGENT`")
+    return hook_options(args)
 
 
 def tell(output):

@@ -14,7 +14,8 @@ A row says:
   whether receipt-pair can read it yet (`logs.transcripts.SESSION_FORMATS`);
 - how a block is written (the JSON on standard output), whether it documents exit status 2
   as a block, and where a line for the person goes;
-- its documented settings files and the shape of the snippet that installs the hook.
+- its documented settings files, the shape of the snippet that installs the hook, the unit
+  of a handler's timeout, and the switch its settings turn every hook off with (doctor).
 """
 
 from dataclasses import dataclass, field
@@ -51,11 +52,28 @@ class Agent:
     notice_key: Optional[str] = "systemMessage"  # a line the person reads, if it has one
     quiet: Optional[dict] = None  # what to print with nothing to say (None: nothing at all)
     checked_statuses: Optional[Tuple[str, ...]] = None  # stops of other statuses: unchecked
+    timeout_key: str = "timeout"  # a handler's time limit, as its settings name it
+    timeout_ms: bool = False  # that limit is in milliseconds (Gemini CLI), not seconds
+    # How its settings switch every hook off, for doctor: "claude" (disableAllHooks),
+    # "gemini" (hooksConfig.enabled), "codex" ([features] hooks in config.toml), or None.
+    switch: Optional[str] = None
+    # Why its session cannot back a claim even where it is read, said plainly (Cursor's
+    # transcripts hold no command output), or None.
+    unreadable_why: Optional[str] = None
 
     @property
     def reads_session(self):
         """Whether receipt-pair can read this agent's session file yet."""
         return self.session_format in SESSION_FORMATS
+
+    @property
+    def why_unchecked(self):
+        """Why the hook checks nothing for this agent (its session cannot be read), or
+        None when it checks its claims."""
+        if self.reads_session:
+            return None
+        return self.unreadable_why or (f"receipt-pair cannot read {self.label}'s session "
+                                       "file yet")
 
     def reply(self, decision):
         """The JSON object to print on standard output for a StopDecision, or None to print
@@ -104,25 +122,26 @@ CLAUDE_CODE = Agent(
     keys=_CLAUDE_KEYS, snippet_shape="grouped", session_format="claude-code",
     settings_files=("~/.claude/settings.json", ".claude/settings.json",
                     ".claude/settings.local.json"),
-    where=_merged_into("~/.claude/settings.json", ".claude/settings.json"))
+    where=_merged_into("~/.claude/settings.json", ".claude/settings.json"), switch="claude")
 
 CODEX = Agent(
     name="codex", label="Codex", events=("Stop", "SubagentStop"), keys=_CLAUDE_KEYS,
     snippet_shape="grouped", session_format="codex",
     settings_files=("~/.codex/hooks.json", ".codex/hooks.json"),
     where=_merged_into("~/.codex/hooks.json", ".codex/hooks.json",
-                       "Codex asks you to trust a new hook before it runs it (before Codex "
-                       "0.124, also set [features] codex_hooks = true in config.toml)"))
+                       "Codex asks you to trust a new hook before it runs it (/hooks); its "
+                       "hooks are on unless config.toml sets [features] hooks = false"),
+    switch="codex")
 
 GEMINI_CLI = Agent(
     name="gemini-cli", label="Gemini CLI", events=("AfterAgent",),
     keys={**_COMMON_KEYS, "message": "prompt_response"}, snippet_shape="gemini", session_format="gemini-cli",
-    block={"decision": "deny"}, quiet={},
+    block={"decision": "deny"}, quiet={}, timeout_ms=True, switch="gemini",
     settings_files=("~/.gemini/settings.json", ".gemini/settings.json",
                     "/etc/gemini-cli/settings.json"),
     where=_merged_into("~/.gemini/settings.json", ".gemini/settings.json",
-                       "the hooks system must be on (/settings, Advanced, \"Enable Hooks "
-                       "System\"; tools.enableHooks in settings.json)"))
+                       "hooks are on unless hooksConfig.enabled is false (the older "
+                       "tools.enableHooks is no longer read); timeout is in milliseconds"))
 
 CURSOR = Agent(
     name="cursor", label="Cursor", events=("stop",),
@@ -132,6 +151,8 @@ CURSOR = Agent(
     snippet_shape="cursor", continued_by="count", session_format="cursor",
     block={}, reason_key="followup_message", exit2=False, notice_key=None, quiet={},
     checked_statuses=("completed",),
+    unreadable_why="Cursor's transcripts hold the commands the agent asked for but none of "
+                   "their output or exit status, so no claim can be checked against them",
     settings_files=("~/.cursor/hooks.json", ".cursor/hooks.json", "/etc/cursor/hooks.json"),
     where=_merged_into("~/.cursor/hooks.json", ".cursor/hooks.json"))
 
@@ -139,7 +160,7 @@ COPILOT = Agent(
     name="copilot", label="GitHub Copilot CLI", events=("agentStop",),
     keys={"session_id": "sessionId", "transcript_path": "transcriptPath", "cwd": "cwd"},
     default_event="agentStop", snippet_shape="copilot", continued_by="state",
-    session_format="copilot", exit2=False, notice_key=None, quiet={},
+    session_format="copilot", exit2=False, notice_key=None, quiet={}, timeout_key="timeoutSec",
     settings_files=("~/.copilot/hooks/*.json", ".github/hooks/*.json"),
     where="save this as a file of its own in ~/.copilot/hooks/ (all repositories) or "
           ".github/hooks/ (this repository), for example receipt-pair.json")
