@@ -19,6 +19,7 @@ from .. import __version__, errors
 from .check import add_check, add_gate, add_record, add_verify
 from .doctor import add_doctor
 from .hook import add_claims, add_hook
+from .install import add_install, add_uninstall
 from .ledger import add_ledger, add_show, add_witness
 from .options import message
 from .runs import add_batch, add_replay, add_score, add_selftest
@@ -29,8 +30,8 @@ from .visible import StreamFailed, marked_streams
 _RUNS_A_COMMAND = ("gate", "record")
 
 _COMMANDS = (add_check, add_batch, add_score, add_verify, add_replay, add_gate,
-             add_record, add_witness, add_ledger, add_show, add_hook, add_claims,
-             add_doctor, add_selftest)
+             add_record, add_witness, add_ledger, add_show, add_hook, add_install,
+             add_uninstall, add_claims, add_doctor, add_selftest)
 # Commands an agent runs as its hook: for them exit status 2 means "block", so a usage
 # error exits 1 instead (the agent shows it and stops), never trapping the agent.
 _RUN_AS_HOOK = ("hook",)

@@ -47,6 +47,13 @@ def add_hook(commands):
     p.add_argument("--claims-from", metavar="FILE",
                    help="check these claims, one per line (- for standard input, with "
                         "--input FILE), instead of splitting the last message")
+    add_checking_options(p)
+    p.set_defaults(func=_cmd_hook)
+
+
+def add_checking_options(p):
+    """How the hook checks a stop: the options `hook` takes and `install` carries into the
+    command it writes (HookOptions)."""
     p.add_argument("--split", choices=SPLITS, default="rules",
                    help="how the last message is split into claims: plain-code rules "
                         "(default), or one model request whose spans plain code checks")
@@ -77,7 +84,6 @@ def add_hook(commands):
                         f"checked (default: %(default)s, under the snippets' {SNIPPET_SECONDS})")
     add_ledger_option(p)
     add_model_options(p)
-    p.set_defaults(func=_cmd_hook)
 
 
 def add_claims(commands):
@@ -125,7 +131,8 @@ def hook_options(args):
     return HookOptions(agent=args.agent, settings=settings_from(args),
                        not_shown=args.not_shown, max_blocks=args.max_blocks,
                        receipts=args.receipts, ledger=ledger_from(args), wait=args.wait,
-                       budget=args.budget, claims_from=args.claims_from, split=args.split,
+                       budget=args.budget, claims_from=getattr(args, "claims_from", None),
+                       split=args.split,
                        split_model=args.split_model, block_with=args.block_with)
 
 

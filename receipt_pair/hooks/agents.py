@@ -60,6 +60,9 @@ class Agent:
     # Why its session cannot back a claim even where it is read, said plainly (Cursor's
     # transcripts hold no command output), or None.
     unreadable_why: Optional[str] = None
+    # Where `install` writes when no user-level settings file is there yet (None: the
+    # first of them; a "*" is receipt-pair's own file in a folder the agent reads).
+    install_file: Optional[str] = None
 
     @property
     def reads_session(self):

@@ -74,10 +74,10 @@ def check_agent(agent, machine):
 
 
 def _verdict(agent, name, found, problems, warnings):
-    install = f"receipt-pair hook {agent.name} --install-snippet"
+    install = f"receipt-pair install {agent.name}"
     if problems:
         return Check(name, False, "; ".join(problems + warnings),
-                     f"correct it by what {install} prints")
+                     f"correct what is said; {install} writes the hook as it should be")
     if not found:
         return Check(name, True, f"no settings file of {agent.label} holds the hook (to hold "
                                  f"it: {install})" + "".join(f"; {w}" for w in warnings))
@@ -88,8 +88,8 @@ def _verdict(agent, name, found, problems, warnings):
     if why:
         return Check(name, False, f"{said}; but {why}: the hook lets {agent.label} stop "
                                   "with a notice and checks no claim", "nothing in the "
-                     "settings will change that; remove the hook if you do not want it to "
-                     "run", unchecked=True)
+                     "settings will change that; receipt-pair uninstall "
+                     f"{agent.name} takes the hook out", unchecked=True)
     return Check(name, True, said)
 
 

@@ -199,7 +199,7 @@ class Agents(DoctorTest):
         self.assertEqual(status, 0)
         for agent, check in checks.items():
             self.assertTrue(check["ok"], check)
-            self.assertIn(f"receipt-pair hook {agent} --install-snippet", check["said"])
+            self.assertIn(f"receipt-pair install {agent}", check["said"])
 
     def test_the_documented_files_and_the_command_each_holds(self):
         self.settings_file("~/.claude/settings.json", self.snippet("claude-code", *self.server))
@@ -254,7 +254,7 @@ class Agents(DoctorTest):
                 check = checks[agent]
                 self.assertFalse(check["ok"])
                 self.assertIn(words, check["said"])
-                self.assertIn(f"receipt-pair hook {agent} --install-snippet", check["fix"])
+                self.assertIn(f"receipt-pair install {agent}", check["fix"])
 
     def test_hook_options_the_command_line_refuses_or_a_server_off_the_machine_or_dead(self):
         command = self.snippet("claude-code", *self.server)["hooks"]["Stop"][0]["hooks"][0]
