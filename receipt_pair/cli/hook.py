@@ -35,10 +35,12 @@ MAX_NOTES = 40  # lines on standard error per stop
 def add_hook(commands):
     p = commands.add_parser(
         "hook", help="run where an agent stops: check the claims of its last message",
-        description="Run by an agent where it stops (Claude Code and Codex at Stop, Gemini "
-                    "CLI at AfterAgent, Cursor at stop, Copilot CLI at agentStop) with the "
-                    "hook's JSON on standard input. Sends the agent back when its own "
-                    "session log contradicts a claim of its last message.")
+        description="Run by an agent where it stops (Claude Code, Codex, Factory Droid, "
+                    "Qwen Code, Kimi Code CLI and VS Code at Stop, Gemini CLI at AfterAgent, "
+                    "Copilot CLI at agentStop, OpenCode through receipt-pair's plugin at "
+                    "session.idle, Cursor at stop) with the hook's JSON on standard input. "
+                    "Sends the agent back when its own session log contradicts a claim of its "
+                    "last message. `receipt-pair install AGENT` sets it up.")
     p.add_argument("agent", choices=list(AGENTS), help="which agent runs the hook")
     p.add_argument("--install-snippet", action="store_true",
                    help="print the settings JSON that installs this hook, and exit")
@@ -73,8 +75,8 @@ def add_checking_options(p):
                         "stop anyway (default: %(default)s)")
     p.add_argument("--block-with", choices=BLOCK_WITH, default="decision",
                    help="block by the agent's JSON on standard output (default) or by exit "
-                        "status 2 with the reason on standard error (Claude Code, Codex, "
-                        "Gemini CLI)")
+                        "status 2 with the reason on standard error (where the agent "
+                        "documents it: not Cursor, Copilot CLI or OpenCode)")
     p.add_argument("--receipts", metavar="DIR",
                    help="where receipts go (default: receipt-pair/ beside the session file)")
     p.add_argument("--wait", type=float, default=DEFAULT_WAIT, metavar="SECONDS",
@@ -166,6 +168,8 @@ def tell(output):
     if output.notice:
         print("\n".join(one_line(line) for line in output.notice.split("\n")),
               file=sys.stderr, flush=True)
+    if output.text is not None:
+        print(output.text, end="", flush=True)
     if output.reply is not None:
         print(json_text(output.reply, indent=output.indent), flush=True)
     return output.status

@@ -19,9 +19,10 @@ A row says:
 """
 
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Tuple
+from typing import Mapping, Optional, Tuple, Union
 
 from ..logs.transcripts import SESSION_FORMATS
+from . import text_settings
 
 # The hook's input fields, as HookInput names them. A row maps each it has to its own key.
 FIELDS = ("event", "session_id", "transcript_path", "cwd", "continued", "message",
@@ -39,8 +40,12 @@ class Agent:
     name: str  # the command line's word: `hook NAME`
     label: str  # for people: "Gemini CLI"
     events: Tuple[str, ...]  # its hook events that are a stop, as it spells them
-    keys: Mapping[str, str]  # FIELDS name -> the key of its JSON input
-    snippet_shape: str  # "grouped" (Claude Code's), "gemini", "cursor" or "copilot"
+    # FIELDS name -> the key of its JSON input (or its keys, the first present read: an
+    # agent whose input comes in two spellings)
+    keys: Mapping[str, Union[str, Tuple[str, ...]]]
+    # "grouped" (Claude Code's), "gemini", "cursor", "copilot", "flat" (VS Code's), or a
+    # settings file of text: "kimi" (a TOML block), "opencode" (a plugin file)
+    snippet_shape: str
     settings_files: Tuple[str, ...]  # documented places, "~" for the home folder
     where: str  # where the snippet goes, for the person installing it
     default_event: Optional[str] = None  # the event when the input names none
@@ -48,6 +53,7 @@ class Agent:
     session_format: Optional[str] = None  # its session file's format among logs.FORMATS
     block: Mapping[str, str] = field(default_factory=lambda: {"decision": "block"})
     reason_key: str = "reason"  # the key of the block's text the agent reads
+    nest: Optional[str] = None  # the key the block sits under (VS Code: hookSpecificOutput)
     exit2: bool = True  # documents exit status 2 (reason on standard error) as a block
     notice_key: Optional[str] = "systemMessage"  # a line the person reads, if it has one
     quiet: Optional[dict] = None  # what to print with nothing to say (None: nothing at all)
@@ -83,6 +89,8 @@ class Agent:
         nothing: a block in the agent's own words, else a notice where it shows one."""
         if decision.block:
             reply = {**self.block, self.reason_key: decision.reason}
+            if self.nest:
+                reply = {self.nest: reply}
             if decision.notice and self.notice_key:
                 reply[self.notice_key] = decision.notice
             return reply
@@ -90,12 +98,26 @@ class Agent:
             return {self.notice_key: decision.notice}
         return None if self.quiet is None else dict(self.quiet)
 
+    @property
+    def text_settings(self):
+        """Whether its settings file is text of its own (TOML, a plugin), not JSON."""
+        return self.snippet_shape in ("kimi", "opencode")
+
     def snippet(self, command, max_blocks):
-        """The settings that run `command` where this agent stops, in its documented shape."""
-        if self.snippet_shape == "gemini":  # its timeout is in milliseconds
+        """The settings that run `command` where this agent stops, in its documented shape:
+        a JSON object, or the text of a TOML block or a plugin file."""
+        seconds = SNIPPET_SECONDS * 1000 if self.timeout_ms else SNIPPET_SECONDS
+        if self.snippet_shape == "kimi":
+            return text_settings.kimi_block(command, self.events[0], seconds)
+        if self.snippet_shape == "opencode":
+            return text_settings.opencode_plugin(command, max_blocks, SNIPPET_SECONDS)
+        if self.snippet_shape == "gemini":
             handler = {"name": SNIPPET_NAME, "type": "command", "command": command,
-                       "timeout": SNIPPET_SECONDS * 1000}
+                       "timeout": seconds}
             return {"hooks": {event: [{"hooks": [handler]}] for event in self.events}}
+        if self.snippet_shape == "flat":
+            handler = {"type": "command", "command": command, "timeout": seconds}
+            return {"hooks": {event: [dict(handler)] for event in self.events}}
         if self.snippet_shape == "cursor":
             # loop_limit is Cursor's own cap on follow-ups; it agrees with --max-blocks.
             handler = {"command": command, "timeout": SNIPPET_SECONDS, "loop_limit": max_blocks}
@@ -103,7 +125,7 @@ class Agent:
         if self.snippet_shape == "copilot":
             handler = {"type": "command", "bash": command, "timeoutSec": SNIPPET_SECONDS}
             return {"version": 1, "hooks": {event: [handler] for event in self.events}}
-        handler = {"type": "command", "command": command, "timeout": SNIPPET_SECONDS}
+        handler = {"type": "command", "command": command, "timeout": seconds}
         return {"hooks": {event: [{"hooks": [dict(handler)]}] for event in self.events}}
 
 
@@ -168,7 +190,57 @@ COPILOT = Agent(
     where="save this as a file of its own in ~/.copilot/hooks/ (all repositories) or "
           ".github/hooks/ (this repository), for example receipt-pair.json")
 
-AGENTS = {agent.name: agent for agent in (CLAUDE_CODE, CODEX, GEMINI_CLI, CURSOR, COPILOT)}
+DROID = Agent(
+    name="droid", label="Factory Droid", events=("Stop", "SubagentStop"), keys=_COMMON_KEYS,
+    snippet_shape="grouped", session_format="droid",
+    settings_files=("~/.factory/hooks.json", "~/.factory/settings.json", ".factory/hooks.json",
+                    ".factory/settings.json", ".factory/settings.local.json"),
+    install_file="~/.factory/settings.json",
+    where=_merged_into("~/.factory/settings.json", ".factory/settings.json",
+                       "where a hooks.json is beside it, Droid reads hooks from that instead"))
+
+QWEN_CODE = Agent(
+    name="qwen-code", label="Qwen Code", events=("Stop",),
+    keys={**_COMMON_KEYS, "message": "last_assistant_message"}, snippet_shape="grouped",
+    session_format="qwen-code", quiet={}, timeout_ms=True, switch="claude",
+    settings_files=("~/.qwen/settings.json", ".qwen/settings.json"),
+    where=_merged_into("~/.qwen/settings.json", ".qwen/settings.json",
+                       "a command hook's timeout is in milliseconds; disableAllHooks: true "
+                       "turns every hook off"))
+
+KIMI_CLI = Agent(
+    name="kimi-cli", label="Kimi Code CLI", events=("Stop",),
+    keys={"event": "hook_event_name", "session_id": "session_id", "cwd": "cwd",
+          "continued": "stop_hook_active"},
+    snippet_shape="kimi", session_format="kimi-cli",
+    block={"permissionDecision": "deny"}, reason_key="permissionDecisionReason",
+    nest="hookSpecificOutput", notice_key=None,
+    settings_files=("~/.kimi/config.toml",),
+    where="add this [[hooks]] table to ~/.kimi/config.toml (install writes it between two "
+          "marked comment lines and reads the rest of the file, never rewriting it)")
+
+OPENCODE = Agent(
+    name="opencode", label="OpenCode", events=("session.idle",),
+    keys={**_COMMON_KEYS}, snippet_shape="opencode", session_format="opencode",
+    exit2=False, quiet={},
+    settings_files=("~/.config/opencode/plugins/receipt-pair.js",
+                    ".opencode/plugins/receipt-pair.js"),
+    where="save this plugin as ~/.config/opencode/plugins/receipt-pair.js (all projects) or "
+          ".opencode/plugins/receipt-pair.js (this project)")
+
+VSCODE = Agent(
+    name="vscode", label="VS Code agent hooks", events=("Stop",),
+    keys={"event": ("hookEventName", "hook_event_name"), "session_id": ("sessionId", "session_id"),
+          "transcript_path": "transcript_path", "cwd": "cwd", "continued": "stop_hook_active"},
+    snippet_shape="flat", session_format="copilot", quiet={},
+    block={"hookEventName": "Stop", "decision": "block"}, nest="hookSpecificOutput",
+    settings_files=("~/.copilot/hooks/*.json", ".github/hooks/*.json"),
+    install_file="~/.copilot/hooks/receipt-pair-vscode.json",
+    where="save this as a file of its own in ~/.copilot/hooks/ (all workspaces) or "
+          ".github/hooks/ (this workspace), for example receipt-pair-vscode.json")
+
+AGENTS = {agent.name: agent for agent in (CLAUDE_CODE, CODEX, GEMINI_CLI, CURSOR, COPILOT,
+                                          DROID, QWEN_CODE, KIMI_CLI, OPENCODE, VSCODE)}
 
 
 def get_agent(name):

@@ -23,6 +23,7 @@ from .doctor_check import Check
 from .options import DEFAULT_BUDGET
 from .settings_files import (command_of, expand, handlers, read_json_settings, read_text,
                              runs_receipt_pair, shown, toml_tables)
+from .text_settings import kimi_handlers, plugin_handlers
 
 
 @dataclass(frozen=True)
@@ -50,12 +51,11 @@ def check_agent(agent, machine):
         for path in expand(place, machine.home, machine.project):
             where = shown(path, machine.home)
             try:
-                settings = read_json_settings(path, where)
+                settings, pairs, shape = _read(agent, path, where)
             except ReceiptPairError as exc:
                 problems.append(str(exc))
                 continue
             switched += _switch(agent, settings, where, problems, warnings)
-            pairs, shape = handlers(settings)
             problems += [f"{where}: {problem}" for problem in shape]
             for event, handler in pairs:
                 command = command_of(handler)
@@ -71,6 +71,17 @@ def check_agent(agent, machine):
     if agent.switch == "codex":
         _codex_config(agent, machine, problems, warnings)
     return _verdict(agent, name, found, problems, warnings)
+
+
+def _read(agent, path, where):
+    """(the settings object, [(event, handler)], shape problems) of a settings file: an
+    agent's JSON, Kimi Code CLI's config.toml or OpenCode's plugin."""
+    if agent.snippet_shape == "kimi":
+        return {}, kimi_handlers(toml_tables(read_text(path, where))), []
+    if agent.snippet_shape == "opencode":
+        return {}, plugin_handlers(read_text(path, where)), []
+    settings = read_json_settings(path, where)
+    return (settings,) + handlers(settings)
 
 
 def _verdict(agent, name, found, problems, warnings):

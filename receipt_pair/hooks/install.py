@@ -25,6 +25,7 @@ from typing import List, Optional
 from ..errors import InputError, UsageError
 from ..store.files import display_name
 from ..store.jsonl import write_atomic
+from . import text_settings
 from .agents import SNIPPET_NAME, get_agent
 from .options import hook_command
 from .settings_files import (command_of, place_path, read_json_settings, read_text,
@@ -76,9 +77,10 @@ def install(options, path=None, dry_run=False, home=None):
     path = path or settings_path(agent, home)
     command = hook_command(options)
     before, settings = _read(agent, path)
+    snippet = agent.snippet(command, options.max_blocks)
     try:
-        after = _text(merged(settings, agent.snippet(command, options.max_blocks), agent),
-                      before)
+        after = _merged_text(agent, before, snippet, path) if agent.text_settings else \
+            _text(merged(settings, snippet, agent), before)
     except InputError as exc:
         raise InputError(f"{display_name(path)}: {exc}; nothing was written") from None
     change = Change(agent.label, path, before, after)
@@ -95,15 +97,47 @@ def uninstall(name, path=None, dry_run=False, home=None):
     before, settings = _read(agent, path)
     if before is None:
         return Change(agent.label, path, None, None)
+    if agent.text_settings:
+        return _apply(Change(agent.label, path, before, _without_text(agent, before, path)),
+                      dry_run)
     try:
         left = without(settings, agent)
     except InputError as exc:
         raise InputError(f"{display_name(path)}: {exc}; nothing was written") from None
-    own = os.path.basename(path) == f"{SNIPPET_NAME}.json" and left in ({}, {"version": 1})
+    name = os.path.basename(path)
+    own = name.startswith(SNIPPET_NAME) and name.endswith(".json") and \
+        left in ({}, {"version": 1})
     change = Change(agent.label, path, before, None if own else _text(left, before))
     if left == settings:
         change.after = before
     return _apply(change, dry_run)
+
+
+def _merged_text(agent, before, snippet, path):
+    """The text of a settings file of text (Kimi's TOML, OpenCode's plugin) with the hook
+    in it."""
+    if agent.snippet_shape == "kimi":
+        after = text_settings.merged_toml(before, snippet)
+        text_settings.check_toml(after, display_name(path))
+        return after
+    if before is not None and not _ours_plugin(before):
+        raise InputError("it is not a plugin receipt-pair wrote, so it is left as it is")
+    return snippet
+
+
+def _without_text(agent, before, path):
+    """The text of a settings file of text with the hook taken out (None: the file, a
+    plugin receipt-pair wrote, goes)."""
+    if agent.snippet_shape == "kimi":
+        return text_settings.without_toml(before)
+    if not _ours_plugin(before):
+        raise InputError(f"{display_name(path)} is not a plugin receipt-pair wrote, so it is "
+                         "left as it is")
+    return None
+
+
+def _ours_plugin(text):
+    return "written by `receipt-pair install opencode`" in text
 
 
 # -- the JSON merge -----------------------------------------------------------------------
@@ -200,13 +234,15 @@ def _replace(entries, new, grouped):
 # -- the file ------------------------------------------------------------------------------
 
 def _read(agent, path):
-    """(the file's text or None, its settings object) for a JSON settings file."""
+    """(the file's text or None, its settings object: {} for a settings file of text)."""
     name = display_name(path)
     if not os.path.lexists(path):
         return None, {}
     if not os.path.isfile(path):
         raise InputError(f"{name} is not a regular file, so it is no settings file")
     text = read_text(path, name)
+    if agent.text_settings:
+        return text, {}
     try:
         return text, read_json_settings(path, name)
     except InputError as exc:
@@ -283,6 +319,12 @@ def _notes(agent, settings, path, home):
         notes.append("Codex runs a new or changed hook only once you trust it: open /hooks "
                      "in Codex and trust it")
         notes += _codex_notes(os.path.join(os.path.dirname(path), "config.toml"), home)
+    if agent.snippet_shape == "kimi":
+        notes.append("Kimi Code CLI runs its Stop hook again at most once after a block, so "
+                     "the agent is sent back at most once a turn; start a new session for "
+                     "the hook to run")
+    if agent.snippet_shape == "opencode":
+        notes.append("OpenCode loads plugins when it starts: restart it for the hook to run")
     return notes
 
 

@@ -12,8 +12,8 @@ import stat
 import time
 
 from ..errors import InputError
-from ..logs import read_session
-from ..store.files import display_name, read_bytes, sha256_bytes
+from ..logs import read_session, session_bytes
+from ..store.files import display_name, sha256_bytes
 
 DEFAULT_WAIT = 5.0  # seconds the session file may lag the hook
 POLL = 0.1
@@ -61,8 +61,16 @@ class Waited(tuple):
         return waited
 
 
-def wait_for_session(path, fmt, expected, wait, clock=time.monotonic, sleep=time.sleep):
-    """The session file read once (a Waited) after at most `wait` seconds.
+class SessionFile(tuple):
+    """(path, format, session id): the file a session is read from, in its format, and
+    the session within it where one file holds many (OpenCode's database)."""
+
+    def __new__(cls, path, fmt, session_id=None):
+        return super().__new__(cls, (path, fmt, session_id))
+
+
+def wait_for_session(session, expected, wait, clock=time.monotonic, sleep=time.sleep):
+    """The session file (a SessionFile) read once (a Waited) after at most `wait` seconds.
 
     The agent writes its session file on its own schedule, so the hook can start before
     the final message (and the commands just before it) are on disk. Caught up means: the
@@ -71,11 +79,12 @@ def wait_for_session(path, fmt, expected, wait, clock=time.monotonic, sleep=time
     message), a file that stays the same for SETTLE seconds is not waited for further. The
     file is read again only when its bytes change, and what it held last is what is kept.
     """
+    path, fmt, session_id = session
     deadline = clock() + max(0.0, wait)
     data, since, read, problem = None, clock(), None, None
     while True:
         try:
-            now = read_bytes(path)
+            now = session_bytes(path, fmt, session_id)
         except InputError as exc:
             now, read, problem = None, None, str(exc)
         if now is not None and now != data:

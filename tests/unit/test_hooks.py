@@ -497,7 +497,8 @@ class NotReadYet(HookTest):
     def test_the_documented_input_is_read_and_the_agent_is_let_stop(self):
         status, out, err = self.hook("cursor", self.hook_input("cursor"))
         self.assertEqual((status, out), (0, {}), err)
-        self.assertIn("cannot read Cursor's session file yet", err)
+        self.assertIn("Cursor's transcripts hold the commands the agent asked for but none "
+                      "of their output or exit status, so no claim can be checked", err)
         self.assertEqual(self.fake.chats(), [])
 
     def test_a_cursor_loop_that_did_not_complete_is_not_checked(self):
@@ -881,7 +882,8 @@ class Snippets(TempDirTest):
         self.assertEqual((handler["timeout"], handler["loop_limit"]), (600, 2))
         self.assertTrue(handler["command"].endswith("hook cursor --max-blocks 2"))
         self.assertIn("~/.cursor/hooks.json", where)
-        self.assertIn("cannot read Cursor's session file yet", where)
+        self.assertIn("Cursor's transcripts hold the commands the agent asked for but none of "
+                      "their output", where)
         value, where = self.snippet("copilot")
         handler, = value["hooks"]["agentStop"]
         self.assertEqual((value["version"], handler["type"], handler["timeoutSec"]),
