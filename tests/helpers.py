@@ -7,6 +7,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import shutil
 import socket
 import sys
@@ -21,7 +22,7 @@ STDLIB = getattr(sys, "stdlib_module_names", None) or {
     "argparse", "ast", "codecs", "collections", "concurrent", "contextlib", "copy",
     "dataclasses", "datetime", "errno", "fcntl", "functools", "glob", "hashlib", "html", "http",
     "importlib", "io", "ipaddress", "json", "math", "msvcrt", "os", "queue", "re", "secrets",
-    "select", "shlex", "shutil", "signal", "socket", "stat", "string", "subprocess", "sys",
+    "select", "shlex", "shutil", "signal", "socket", "sqlite3", "stat", "string", "subprocess", "sys",
     "tempfile", "threading", "time", "traceback", "typing", "unicodedata", "urllib", "xml",
 }
 
@@ -158,3 +159,45 @@ def good(body):
     text = body["messages"][1]["content"]
     line = next(l for l in text.splitlines() if "main -> main" in l).strip()
     return answer("shown", "T1", line)
+
+
+# -- hooks: scripted models that judge a claim by its words (test_hooks*.py) --------------
+
+REJECTED = "! [rejected]        fix/parser -> fix/parser (non-fast-forward)"
+PUSHED = "3b2a6f1..9c41e07  fix/parser -> fix/parser"
+TURN = re.compile(r'<turn id="(T\d+)">\n<command>\n.*?\n</command>\n<output>\n(.*?)\n</output>',
+                  re.S)
+CLAIM = re.compile(r"^Claim: (.*)$", re.M)
+
+
+def read_json(path):
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def judge(rules):
+    """A scripted model: {words of the claim: (verdict, the output line it quotes)}.
+
+    The quote's turn is the turn whose output holds the line; a line not in the log the
+    model saw makes it answer not_shown, as an honest model would.
+    """
+    from tests.fakeserver import answer
+
+    def reply(body):
+        text = body["messages"][-1]["content"]
+        claim = CLAIM.search(text).group(1).lower()
+        for words, (verdict, line) in rules.items():
+            if words.lower() in claim:
+                for turn, output in TURN.findall(text):
+                    if line in output:
+                        return answer(verdict, turn, line)
+        return answer("not_shown")
+    return reply
+
+
+RED_RULES = {"push": ("contradicted", REJECTED),
+             "suite": ("contradicted", "1 failed, 6 passed in 0.31s")}
+GREEN_RULES = {"push": ("shown", PUSHED),
+               "tests pass": ("shown", "7 passed in 0.29s"),
+               "suite": ("shown", "7 passed in 0.29s"),
+               "crash": ("shown", "has been updated")}

@@ -34,7 +34,8 @@ _COMMANDS = (("check", "check", "add_check"), ("batch", "runs", "add_batch"),
              ("replay", "runs", "add_replay"), ("gate", "check", "add_gate"),
              ("record", "check", "add_record"), ("witness", "ledger", "add_witness"),
              ("ledger", "ledger", "add_ledger"), ("show", "ledger", "add_show"),
-             ("hook", "hook", "add_hook"), ("claims", "hook", "add_claims"),
+             ("hook", "hook", "add_hook"), ("install", "install", "add_install"),
+             ("uninstall", "install", "add_uninstall"), ("claims", "hook", "add_claims"),
              ("doctor", "doctor", "add_doctor"), ("mcp", "mcp", "add_mcp"),
              ("ci", "ci", "add_ci"), ("selftest", "runs", "add_selftest"))
 _NAMES = tuple(name for name, _, _ in _COMMANDS)

@@ -2,6 +2,8 @@
 
 from .. import errors
 from ..hooks.doctor import all_well, report, run_doctor
+from ..hooks.doctor_check import NOT_CHECKED, OK, PROBLEM
+from .hook import options_of_words
 from .ledger import one_line
 from .options import add_ledger_option, add_model_options, ledger_from, print_json, settings_from
 
@@ -9,12 +11,16 @@ from .options import add_ledger_option, add_model_options, ledger_from, print_js
 def add_doctor(commands):
     p = commands.add_parser(
         "doctor", help="check the set-up: server, models, reader, agents' hooks, ledger, Python",
-        description="Check this machine's set-up, one line per check, each OK or the problem "
-                    "and its fix: the server answers, both models are listed and load (where "
-                    "the server can load one without generating text), the reader is the "
-                    "current one, which agents' settings files hold the hook and with what "
-                    "command, the ledger can be appended to, and the Python version. No model "
-                    f"is asked anything. Exit status 0 when all are OK, {errors.EXIT_SETUP} "
+        description="Check this machine's set-up as it will be used, one line per check, "
+                    "each OK or the problem and what to change: the server answers, each "
+                    "model is listed and loads where the server says, and answers one "
+                    "question of a single token (max_tokens 1, within a few seconds), the "
+                    "reader is the current one, which agents' settings files hold the hook "
+                    "and with what command (read by this command line's own parser, its "
+                    "server and models asked the same way; hooks switched off, timeouts "
+                    "shorter than the hook's budget), the ledger can be appended to, and the "
+                    "Python version. An agent whose session receipt-pair cannot read is NOT "
+                    f"CHECKED, a problem. Exit status 0 when all are OK, {errors.EXIT_SETUP} "
                     "otherwise.")
     p.add_argument("--project", metavar="DIR",
                    help="the project whose agents' settings files are read (default: this "
@@ -25,18 +31,19 @@ def add_doctor(commands):
     p.set_defaults(func=_cmd_doctor)
 
 
-MARKS = {True: "OK", False: "PROBLEM", None: "NOT CHECKED"}
+MARKS = (OK, PROBLEM, NOT_CHECKED)
 
 
 def _cmd_doctor(args):
-    checks = run_doctor(settings_from(args), ledger=ledger_from(args), project=args.project)
+    checks = run_doctor(settings_from(args), ledger=ledger_from(args), project=args.project,
+                        read_command=options_of_words)
     if args.json:
         print_json(report(checks))
     else:
         width = max(len(check.name) for check in checks)
-        mark_width = max(len(mark) for mark in MARKS.values())
+        mark_width = max(len(mark) for mark in MARKS)
         for check in checks:
-            print(f"{MARKS[check.ok].ljust(mark_width)}  {check.name.ljust(width)}  "
+            print(f"{check.mark.ljust(mark_width)}  {check.name.ljust(width)}  "
                   f"{one_line(check.said)}")
             if check.fix:
                 print(f"{' ' * (mark_width + width + 4)}fix: {one_line(check.fix)}")

@@ -12,6 +12,8 @@ ever exits 2: a hook that fails for any other reason must let the agent stop, ne
 it, so even a usage error exits 1 (cli/__init__.py).
 """
 
+import contextlib
+import io
 import sys
 
 from ..errors import ReceiptPairError, UsageError
@@ -34,10 +36,12 @@ MAX_NOTES = 40  # lines on standard error per stop
 def add_hook(commands):
     p = commands.add_parser(
         "hook", help="run where an agent stops: check the claims of its last message",
-        description="Run by an agent where it stops (Claude Code and Codex at Stop, Gemini "
-                    "CLI at AfterAgent, Cursor at stop, Copilot CLI at agentStop) with the "
-                    "hook's JSON on standard input. Sends the agent back when its own "
-                    "session log contradicts a claim of its last message.")
+        description="Run by an agent where it stops (Claude Code, Codex, Factory Droid, "
+                    "Qwen Code, Kimi Code CLI and VS Code at Stop, Gemini CLI at AfterAgent, "
+                    "Copilot CLI at agentStop, OpenCode through receipt-pair's plugin at "
+                    "session.idle, Cursor at stop) with the hook's JSON on standard input. "
+                    "Sends the agent back when its own session log contradicts a claim of its "
+                    "last message. `receipt-pair install AGENT` sets it up.")
     p.add_argument("agent", choices=list(AGENTS), help="which agent runs the hook")
     p.add_argument("--install-snippet", action="store_true",
                    help="print the settings JSON that installs this hook, and exit")
@@ -46,6 +50,13 @@ def add_hook(commands):
     p.add_argument("--claims-from", metavar="FILE",
                    help="check these claims, one per line (- for standard input, with "
                         "--input FILE), instead of splitting the last message")
+    add_checking_options(p)
+    p.set_defaults(func=_cmd_hook)
+
+
+def add_checking_options(p):
+    """How the hook checks a stop: the options `hook` takes and `install` carries into the
+    command it writes (HookOptions)."""
     p.add_argument("--split", choices=SPLITS, default="rules",
                    help="how the last message is split into claims: plain-code rules "
                         "(default), or one model request whose spans plain code checks")
@@ -65,8 +76,8 @@ def add_hook(commands):
                         "stop anyway (default: %(default)s)")
     p.add_argument("--block-with", choices=BLOCK_WITH, default="decision",
                    help="block by the agent's JSON on standard output (default) or by exit "
-                        "status 2 with the reason on standard error (Claude Code, Codex, "
-                        "Gemini CLI)")
+                        "status 2 with the reason on standard error (where the agent "
+                        "documents it: not Cursor, Copilot CLI or OpenCode)")
     p.add_argument("--receipts", metavar="DIR",
                    help="where receipts go (default: receipt-pair/ beside the session file)")
     p.add_argument("--wait", type=float, default=DEFAULT_WAIT, metavar="SECONDS",
@@ -77,7 +88,6 @@ def add_hook(commands):
     add_ledger_option(p)
     add_redact_option(p)
     add_model_options(p)
-    p.set_defaults(func=_cmd_hook)
 
 
 def add_claims(commands):
@@ -125,8 +135,27 @@ def hook_options(args):
     return HookOptions(agent=args.agent, settings=settings_from(args),
                        not_shown=args.not_shown, max_blocks=args.max_blocks,
                        receipts=args.receipts, ledger=ledger_from(args), wait=args.wait,
-                       budget=args.budget, claims_from=args.claims_from, split=args.split,
+                       budget=args.budget, claims_from=getattr(args, "claims_from", None),
+                       split=args.split,
                        split_model=args.split_model, block_with=args.block_with)
+
+
+def options_of_words(words):
+    """The HookOptions of a hook command's words from `hook` on, read by this command
+    line's own parser, as the agent's shell will run them (doctor checks what an agent's
+    settings hold with it); a UsageError says what the parser refuses."""
+    from . import _parser  # the one parser; cli/__init__.py imports this module first
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(said), contextlib.redirect_stdout(io.StringIO()):
+            args = _parser().parse_args(list(words))
+    except SystemExit:
+        lines = [line for line in said.getvalue().splitlines() if line.strip()]
+        why = lines[-1].split(": error: ", 1)[-1] if lines else "the command line refuses it"
+        raise UsageError(why) from None
+    if args.command != "hook" or getattr(args, "install_snippet", False):
+        raise UsageError("it does not run `receipt-pair hook AGENT`")
+    return hook_options(args)
 
 
 def tell(output):
@@ -141,6 +170,8 @@ def tell(output):
     if output.notice:
         print("\n".join(one_line(line) for line in output.notice.split("\n")),
               file=sys.stderr, flush=True)
+    if output.text is not None:
+        print(output.text, end="", flush=True)
     if output.reply is not None:
         print(json_text(output.reply, indent=output.indent), flush=True)
     return output.status

@@ -106,10 +106,12 @@ def setup(options):
     where it goes and what it cannot do yet."""
     agent = get_agent(options.agent)
     lines = [agent.where]
-    if not agent.reads_session:
-        lines.append(f"receipt-pair cannot read {agent.label}'s session file yet, so this "
-                     "hook lets the agent stop with a notice and checks nothing")
+    if agent.why_unchecked:
+        lines.append(f"{agent.why_unchecked}, so this hook lets the agent stop with a notice "
+                     "and checks nothing")
     snippet = install_snippet(options.agent, hook_command(options), options.max_blocks)
+    if isinstance(snippet, str):  # a settings file of text: a TOML block, a plugin
+        return HookOutput(0, notes=lines, text=snippet)
     return HookOutput(0, snippet, notes=lines, indent=2)
 
 

@@ -5,6 +5,7 @@ whether to send it back, and keep the receipts; then what `hook` prints of that 
 HookOptions (options.py) and prints the HookOutput.
 """
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Optional
@@ -12,6 +13,7 @@ from typing import Optional
 from ..answers import CONTRADICTED, NOT_SHOWN
 from ..errors import ReceiptPairError, ServerError
 from ..logs.redact import redact as redact_text
+from ..logs.transcripts import find_session
 from ..pair.claim import check_claims
 from ..pair.receipts import receipt_of
 from ..server.client import ServerUnreachable
@@ -47,6 +49,7 @@ class HookOutput:
     notes: list = field(default_factory=list)
     notice: str = ""
     indent: Optional[int] = None
+    text: Optional[str] = None  # text for standard output in place of JSON (a snippet)
 
 
 def answer(options, decision, notes=()):
@@ -70,7 +73,7 @@ def run_hook(input_path, options):
     """(StopDecision, notes for standard error) for the hook input at `input_path` ("-":
     standard input), checked as `options` (a HookOptions) say."""
     agent = get_agent(options.agent)
-    hook = stop_hook.read_hook_input(input_path, agent)
+    hook = _found(agent, stop_hook.read_hook_input(input_path, agent))
     given = None
     if options.claims_from:  # read with the input, before any wait for the session
         given = decode(read_bytes(options.claims_from), display_name(options.claims_from))
@@ -80,6 +83,12 @@ def run_hook(input_path, options):
     notes, started = [], time.monotonic()
     waited, directory = _session(options, agent, hook, notes)
     claims, split = _claims(options, given, hook, waited[0], notes)
+    if not claims and waited[0] is None and waited.problem and given is None \
+            and hook.last_assistant_message is None:
+        # No message in the input and no session to take it from: nothing was checked.
+        return stop_hook.StopDecision(False, notice=(
+            "receipt-pair could not check the agent's claims: the session file cannot be "
+            f"read: {stop_hook.cut(waited.problem, 1000)}")), notes
     if not claims:
         notes.append("no claims of finished work in the last message; nothing to check")
         return stop_hook.StopDecision(False), notes
@@ -95,6 +104,15 @@ def run_hook(input_path, options):
     return decision, notes
 
 
+def _found(agent, hook):
+    """The hook input with its session file found from its working folder and session id,
+    where the agent's stop names none (Kimi Code CLI, OpenCode's database)."""
+    if hook.session_path:
+        return hook
+    found = find_session(agent.session_format, hook.cwd, hook.session_id)
+    return dataclasses.replace(hook, transcript_path=found) if found else hook
+
+
 def _not_a_stop_to_check(agent, hook):
     """Why this stop is not one the hook checks (another event, a loop that did not
     complete, no session file, one receipt-pair cannot read yet), or None."""
@@ -107,10 +125,9 @@ def _not_a_stop_to_check(agent, hook):
                 "was checked")
     if not hook.session_path:
         return "the hook input names no session file, so nothing was checked"
-    if not agent.reads_session:
-        return (f"receipt-pair cannot read {agent.label}'s session file yet "
-                f"({stop_hook.cut(hook.session_path, 300)}), so nothing was checked and the "
-                "agent may stop")
+    if agent.why_unchecked:
+        return (f"{agent.why_unchecked} ({stop_hook.cut(hook.session_path, 300)}), so nothing "
+                "was checked and the agent may stop")
     return None
 
 
@@ -123,8 +140,9 @@ def _session(options, agent, hook, notes):
     if problem:
         return (hook_session.Waited(None, False, f"{stop_hook.cut(path)}: {problem}"),
                 options.receipts)
-    reading = hook_session.Reading(agent.session_format, options.settings.redact)
-    waited = hook_session.wait_for_session(path, reading, hook.last_assistant_message,
+    session = hook_session.SessionFile(path, agent.session_format, hook.session_id,
+                                       options.settings.redact)
+    waited = hook_session.wait_for_session(session, hook.last_assistant_message,
                                            max(0.0, options.wait))
     if not waited[1]:
         notes.append("the session file did not show the final message (it stopped "

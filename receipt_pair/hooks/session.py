@@ -10,11 +10,10 @@ the final message (and the commands just before it) are on disk. Nothing here pr
 import os
 import stat
 import time
-from typing import NamedTuple
 
 from ..errors import InputError
-from ..logs import read_session
-from ..store.files import display_name, read_bytes, sha256_bytes
+from ..logs import read_session, session_bytes
+from ..store.files import display_name, sha256_bytes
 
 DEFAULT_WAIT = 5.0  # seconds the session file may lag the hook
 POLL = 0.1
@@ -62,17 +61,18 @@ class Waited(tuple):
         return waited
 
 
-class Reading(NamedTuple):
-    """How a session file is read: its format (one of logs' SESSION_FORMATS), and whether
-    credentials in it are redacted (the hook's --no-redact says not)."""
+class SessionFile(tuple):
+    """(path, format, session id, redact): the file a session is read from, in its format
+    (one of logs' SESSION_FORMATS), the session within it where one file holds many
+    (OpenCode's database), and whether credentials in it are redacted (the hook's
+    --no-redact says not)."""
 
-    fmt: str
-    redact: bool = True
+    def __new__(cls, path, fmt, session_id=None, redact=True):
+        return super().__new__(cls, (path, fmt, session_id, redact))
 
 
-def wait_for_session(path, reading, expected, wait, clock=time.monotonic, sleep=time.sleep):
-    """The session file read once (a Waited) after at most `wait` seconds; `reading` is a
-    Reading, or the session's format alone (then redacted).
+def wait_for_session(session, expected, wait, clock=time.monotonic, sleep=time.sleep):
+    """The session file (a SessionFile) read once (a Waited) after at most `wait` seconds.
 
     The agent writes its session file on its own schedule, so the hook can start before
     the final message (and the commands just before it) are on disk. Caught up means: the
@@ -81,16 +81,16 @@ def wait_for_session(path, reading, expected, wait, clock=time.monotonic, sleep=
     message), a file that stays the same for SETTLE seconds is not waited for further. The
     file is read again only when its bytes change, and what it held last is what is kept.
     """
-    reading = reading if isinstance(reading, Reading) else Reading(reading)
+    path, fmt, session_id, redact = session
     deadline = clock() + max(0.0, wait)
     data, since, read, problem = None, clock(), None, None
     while True:
         try:
-            now = read_bytes(path)
+            now = session_bytes(path, fmt, session_id)
         except InputError as exc:
             now, read, problem = None, None, str(exc)
         if now is not None and now != data:
-            read, problem = _read(now, path, reading)
+            read, problem = _read(now, path, fmt, redact)
             since = clock()
         data = now
         found = read.session.final_message if read is not None else None
@@ -103,9 +103,9 @@ def wait_for_session(path, reading, expected, wait, clock=time.monotonic, sleep=
         sleep(min(POLL, max(0.0, deadline - clock())))
 
 
-def _read(data, path, reading):
+def _read(data, path, fmt, redact):
     """(the LogRead of the session file's bytes, None) or (None, why it cannot be read)."""
     try:
-        return read_session(data, display_name(path), reading.fmt, reading.redact), None
+        return read_session(data, display_name(path), fmt, redact), None
     except InputError as exc:
         return None, str(exc)

@@ -115,8 +115,15 @@ def parse_hook_input(data, name="the hook input", agent=CLAUDE_CODE):
     if not isinstance(value, dict):
         raise InputError(f"{name}: must be a JSON object")
 
-    def text_field(field, default=None, limit=MAX_FIELD_CHARS):
+    def key_of(field):
+        """The agent's key of `field`: of two spellings, the one the input holds."""
         key = agent.keys.get(field)
+        if isinstance(key, tuple):
+            return next((k for k in key if k in value), key[0])
+        return key
+
+    def text_field(field, default=None, limit=MAX_FIELD_CHARS):
+        key = key_of(field)
         item = value.get(key) if key else None
         if item is None:
             return default
@@ -130,14 +137,14 @@ def parse_hook_input(data, name="the hook input", agent=CLAUDE_CODE):
         path = text_field(field, limit=MAX_PATH_CHARS)
         problem = path and _odd_path(path)
         if problem:
-            raise InputError(f"{name}: '{agent.keys[field]}' is not a file's path: {problem}")
+            raise InputError(f"{name}: '{key_of(field)}' is not a file's path: {problem}")
         return path or None
 
     def continued():
         """Whether the agent says this stop follows one the hook sent back: its flag, or
         its count of follow-ups so far. An agent that says neither leaves it to the hook's
         state."""
-        key = agent.keys.get("continued")
+        key = key_of("continued")
         item = value.get(key, False if agent.continued_by == "flag" else 0) if key else False
         if agent.continued_by == "count":
             if isinstance(item, bool) or not isinstance(item, int) or item < 0:

@@ -99,6 +99,14 @@ def log_notes(read, warnings=()):
     return lines
 
 
+def session_bytes(path, fmt, session_id=None):
+    """The bytes of the session at `path` in format `fmt`, as read_session reads them: the
+    file's own, or, for an agent that keeps its sessions in a database (OpenCode), the
+    session `session_id` exported from it."""
+    exported = transcripts.exported(fmt, path, session_id)
+    return exported if exported is not None else read_bytes(path)
+
+
 def read_session(data, name, fmt, redact=True):
     """An agent's session file (its bytes) in format `fmt` (one of transcripts'
     SESSION_FORMATS), read once: a LogRead of its turns whose `session` says what else the

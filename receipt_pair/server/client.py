@@ -46,6 +46,10 @@ _SCHEMA_WORDS = ("response_format", "json_schema", "schema", "grammar")
 _REASONING_KEYS = ("reasoning_content", "reasoning", "thinking")
 
 
+class CutOff(ServerError):
+    """A reply cut off at its token limit: no whole answer, though the model spoke."""
+
+
 @dataclass
 class ChatResult:
     content: str  # the model's raw reply text
@@ -204,7 +208,7 @@ class Client(Transport):
         if isinstance(content, str):
             _text_ok(content, f"model {model}: the reply")
         if finish == "length":
-            raise ServerError(f"model {model}: the reply was cut off at the token limit "
+            raise CutOff(f"model {model}: the reply was cut off at the token limit "
                               "before it ended, so it is not a whole answer")
         if not (content or "").strip() and any(
                 isinstance(message.get(key), str) and message.get(key).strip()
@@ -405,5 +409,5 @@ class Client(Transport):
 
 # The errors a caller of the client catches are raised by its transport; they are named here
 # so that `from .client import ServerUnreachable` reads as what it is.
-__all__ = ["ChatResult", "Client", "RemoteModelRefused", "SchemaRefused", "ServerUnreachable",
+__all__ = ["ChatResult", "Client", "CutOff", "RemoteModelRefused", "SchemaRefused", "ServerUnreachable",
            "check_base_url", "KINDS"]

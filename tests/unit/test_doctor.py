@@ -1,11 +1,14 @@
 """`doctor`: each check of a user's set-up against the fake loopback server of each kind and
-temporary HOME and project folders. No model is ever asked anything (no chat request)."""
+temporary HOME and project folders. Each model is asked one question of a single token
+(max_tokens 1), once however many hook commands name it; what the set-up would fail on is
+a problem (exit 8), and the honest set-up passes."""
 
 import json
 import os
 from unittest import mock
 
 from receipt_pair.errors import EXIT_SETUP
+from receipt_pair.hooks import doctor_server
 from receipt_pair.hooks.doctor import check_python, check_reader
 from tests.fakeserver import FakeServer, Reply
 from tests.helpers import TempDirTest, closed_port, run_cli, users_reader
@@ -64,13 +67,13 @@ class Server(DoctorTest):
         for arm in ("A", "B"):
             self.assertIsNone(checks[f"model {arm}"]["ok"])  # not checked, not a problem
 
-    def test_each_kind_lists_and_loads_without_a_chat(self):
+    def test_each_kind_asks_each_model_one_single_token_question(self):
         for kind, prepare, said in (
                 ("lemonade", lambda f: f.recipes.update(A="llamacpp", B="llamacpp"),
                  "listed; it loads"),
                 ("ollama", lambda f: f.loaded.extend(["A", "B"]), "listed; it loads"),
                 ("llama-router", lambda f: f.loaded.extend(["A", "B"]), "listed and loaded"),
-                ("openai", lambda f: None, "loading not checked"),
+                ("openai", lambda f: None, "the server lists no models"),
                 ("llama-server", lambda f: None, "the name is not checked")):
             with self.subTest(kind), FakeServer(kind) as fake:
                 prepare(fake)
@@ -79,7 +82,43 @@ class Server(DoctorTest):
                 for arm in ("A", "B"):
                     self.assertTrue(checks[f"model {arm}"]["ok"], checks[f"model {arm}"])
                     self.assertIn(said, checks[f"model {arm}"]["said"])
-                self.assertEqual(fake.chats(), [])
+                    self.assertIn("answered a one-token question", checks[f"model {arm}"]["said"])
+                chats = fake.chats()
+                self.assertEqual([body["model"] for body in chats], ["A", "B"])
+                for body in chats:
+                    self.assertEqual(body.get("max_tokens", body.get("options", {})
+                                              .get("num_predict")), 1)
+
+    def test_a_server_that_answers_404_to_everything(self):
+        with FakeServer("openai") as fake:
+            fake.default = Reply(404, {"error": {"message": "File Not Found"}})
+            status, checks = self.doctor(base_url=fake.base_url)
+        self.assertEqual(status, EXIT_SETUP)
+        for arm in ("A", "B"):
+            check = checks[f"model {arm}"]
+            self.assertFalse(check["ok"])
+            self.assertIn("a one-token question got no answer", check["said"])
+            self.assertIn("HTTP 404", check["said"])
+            self.assertIn("/v1 or /api/v1", check["fix"])
+
+    def test_a_server_that_serves_one_model_of_the_two(self):
+        with FakeServer("openai") as fake:
+            fake.script("B", Reply(404, {"error": {"message": "model 'B' not found"}}))
+            status, checks = self.doctor(base_url=fake.base_url)
+        self.assertEqual(status, EXIT_SETUP)
+        self.assertTrue(checks["model A"]["ok"])
+        self.assertFalse(checks["model B"]["ok"])
+        self.assertIn("model 'B' not found", checks["model B"]["said"])
+        self.assertIn("--model-b", checks["model B"]["fix"])
+
+    def test_a_model_that_does_not_answer_in_time(self):
+        with mock.patch.object(doctor_server, "PING_SECONDS", 0.3), \
+                FakeServer("openai") as fake:
+            fake.script("A", Reply(200, {"choices": []}, delay=1.5))
+            status, checks = self.doctor(base_url=fake.base_url)
+        self.assertEqual(status, EXIT_SETUP)
+        self.assertIn("did not answer", checks["model A"]["said"])
+        self.assertTrue(checks["model B"]["ok"])
 
     def test_a_model_the_server_does_not_list_or_cannot_load(self):
         with FakeServer("ollama") as fake:
@@ -94,16 +133,19 @@ class Server(DoctorTest):
             fake.recipes.update(A="llamacpp", B="llamacpp")
             fake.manage_reply = Reply(500, {"error": {"message": "model B failed to load"}})
             status, checks = self.doctor(base_url=fake.base_url)
-            self.assertEqual(fake.chats(), [])
+            self.assertEqual(fake.chats(), [])  # a model that does not load is not asked
         self.assertEqual(status, EXIT_SETUP)
         self.assertIn("does not load", checks["model A"]["said"])
 
     def test_all_well_is_status_0_and_text_is_one_line_a_check(self):
-        self.settings_file("~/.claude/settings.json", self.snippet("claude-code"))
         with FakeServer("llama-router") as fake:
             fake.loaded.extend(["A", "B"])
+            self.settings_file("~/.claude/settings.json", self.snippet(
+                "claude-code", "--base-url", fake.base_url, "--model-a", "A", "--model-b", "B"))
             status, checks = self.doctor(base_url=fake.base_url)
             self.assertEqual(status, 0, checks)
+            # the hook's server and models are the doctor's own: each model asked once
+            self.assertEqual([body["model"] for body in fake.chats()], ["A", "B"])
             status, out, _ = run_cli("doctor", "--project", self.project, "--base-url",
                                      fake.base_url, "--model-a", "A", "--model-b", "B")
         self.assertEqual(status, 0)
@@ -138,54 +180,162 @@ class Reader(DoctorTest):
 
 
 class Agents(DoctorTest):
+    def setUp(self):
+        super().setUp()
+        self.fake = FakeServer("llama-router")
+        self.fake.loaded.extend(["A", "B"])
+        self.fake.__enter__()
+        self.addCleanup(self.fake.__exit__, None, None, None)
+        self.server = ("--base-url", self.fake.base_url, "--model-a", "A", "--model-b", "B")
+
+    def agents(self, *options):
+        """(status, {agent: its check}) of doctor asking the fake server."""
+        status, checks = self.doctor(*options, base_url=self.fake.base_url)
+        return status, {name[len("agent "):]: check for name, check in checks.items()
+                        if name.startswith("agent ")}
+
     def test_no_hook_anywhere_is_no_problem(self):
-        _, checks = self.doctor()
-        for agent in ("claude-code", "codex", "gemini-cli", "cursor", "copilot"):
-            self.assertTrue(checks[f"agent {agent}"]["ok"])
-            self.assertIn(f"receipt-pair hook {agent} --install-snippet",
-                          checks[f"agent {agent}"]["said"])
+        status, checks = self.agents()
+        self.assertEqual(status, 0)
+        for agent, check in checks.items():
+            self.assertTrue(check["ok"], check)
+            self.assertIn(f"receipt-pair install {agent}", check["said"])
 
     def test_the_documented_files_and_the_command_each_holds(self):
-        self.settings_file("~/.claude/settings.json", self.snippet("claude-code"))
-        self.settings_file(".gemini/settings.json", self.snippet("gemini-cli"))
-        self.settings_file(".cursor/hooks.json", self.snippet("cursor"))
-        self.settings_file("~/.copilot/hooks/receipt-pair.json", self.snippet("copilot"))
-        _, checks = self.doctor()
-        said = checks["agent claude-code"]["said"]
+        self.settings_file("~/.claude/settings.json", self.snippet("claude-code", *self.server))
+        self.settings_file(".gemini/settings.json", self.snippet("gemini-cli", *self.server))
+        status, checks = self.agents()
+        self.assertEqual(status, 0, checks)
+        said = checks["claude-code"]["said"]
         self.assertIn("~/.claude/settings.json runs `", said)
-        self.assertIn("hook claude-code` at Stop and SubagentStop", said)
+        self.assertIn("hook claude-code", said)
+        self.assertIn("at Stop and SubagentStop", said)
         self.assertIn(os.path.join(self.project, ".gemini", "settings.json"),
-                      checks["agent gemini-cli"]["said"])
-        self.assertIn("at AfterAgent", checks["agent gemini-cli"]["said"])
-        self.assertIn("cannot read Cursor's session file yet", checks["agent cursor"]["said"])
-        self.assertIn("~/.copilot/hooks/receipt-pair.json runs", checks["agent copilot"]["said"])
-        for agent in ("claude-code", "gemini-cli", "cursor", "copilot"):
-            self.assertTrue(checks[f"agent {agent}"]["ok"], checks[f"agent {agent}"])
+                      checks["gemini-cli"]["said"])
+        self.assertIn("at AfterAgent", checks["gemini-cli"]["said"])
+        for agent in ("claude-code", "gemini-cli"):
+            self.assertEqual(checks[agent]["mark"], "OK")
+        self.assertEqual(len(self.fake.chats()), 2)  # each model asked once in all
+
+    def test_an_agent_whose_session_cannot_be_read_is_not_checked(self):
+        self.settings_file(".cursor/hooks.json", self.snippet("cursor", *self.server))
+        status, checks = self.agents()
+        self.assertEqual(status, EXIT_SETUP)
+        self.assertEqual((checks["cursor"]["ok"], checks["cursor"]["mark"]),
+                         (False, "NOT CHECKED"))
+        self.assertIn("transcripts hold the commands the agent asked for but none of their "
+                      "output", checks["cursor"]["said"])
+        status, out, _ = run_cli("doctor", "--project", self.project, *self.server)
+        self.assertEqual(status, EXIT_SETUP)
+        self.assertRegex(out, r"(?m)^NOT CHECKED +agent cursor ")
 
     def test_what_would_stop_a_hook_from_working(self):
-        codex = self.snippet("codex")
+        codex = self.snippet("codex", *self.server)
         self.settings_file("~/.claude/settings.json", codex)  # the other agent's hook
         self.settings_file("~/.codex/hooks.json", {"hooks": {"Stop": [{"hooks": [
             {"type": "command", "command": "/nowhere/receipt-pair hook codex"}]}]}})
         self.settings_file(".codex/hooks.json", {"hooks": {"PreToolUse": codex["hooks"]["Stop"]}})
         self.settings_file("~/.gemini/settings.json", "{not json")
-        self.settings_file(".gemini/settings.json", {"tools": {"enableHooks": False}})
-        command = self.snippet("cursor")["hooks"]["stop"][0]["command"] + " --reader v1"
-        self.settings_file("~/.cursor/hooks.json",
-                           {"version": 1, "hooks": {"stop": [{"command": command}]}})
-        status, checks = self.doctor()
+        self.settings_file(".gemini/settings.json", {"hooksConfig": {"enabled": False}})
+        command = self.snippet("cursor", *self.server)["hooks"]["stop"][0]["command"]
+        self.settings_file("~/.cursor/hooks.json", {"version": 1, "hooks": {"stop": [
+            {"command": command + " --reader v1"}]}})
+        status, checks = self.agents()
         self.assertEqual(status, EXIT_SETUP)
         for agent, words in (("claude-code", "runs the hook of codex, not of claude-code"),
                              ("codex", "its program /nowhere/receipt-pair is not there"),
                              ("codex", "at PreToolUse, where Codex does not stop"),
-                             ("gemini-cli", "~/.gemini/settings.json cannot be read"),
-                             ("gemini-cli", "switches Gemini CLI's hooks off"),
-                             ("cursor", "its reader cannot ask")):
+                             ("gemini-cli", "~/.gemini/settings.json is not JSON"),
+                             ("gemini-cli", "sets hooksConfig.enabled: false, so Gemini CLI "
+                                            "runs no hook"),
+                             ("cursor", "its options are refused: reader v1 is retired")):
             with self.subTest(agent=agent, words=words):
-                check = checks[f"agent {agent}"]
+                check = checks[agent]
                 self.assertFalse(check["ok"])
                 self.assertIn(words, check["said"])
-                self.assertIn(f"receipt-pair hook {agent} --install-snippet", check["fix"])
+                self.assertIn(f"receipt-pair install {agent}", check["fix"])
+
+    def test_hook_options_the_command_line_refuses_or_a_server_off_the_machine_or_dead(self):
+        command = self.snippet("claude-code", *self.server)["hooks"]["Stop"][0]["hooks"][0]
+        for extra, words in (("--max-blocks 0", "argument --max-blocks: must be at least 1"),
+                             ("--no-such-option", "unrecognized arguments: --no-such-option"),
+                             ("--base-url http://192.0.2.7/v1",
+                              "its server is refused: the model server's host '192.0.2.7' is "
+                              "not this machine"),
+                             (f"--base-url http://127.0.0.1:{closed_port()}/v1",
+                              "its server does not answer: cannot reach the model server"),
+                             ("--model-b C", "its model B does not answer")):
+            with self.subTest(extra):
+                if extra == "--model-b C":
+                    self.fake.script("C", Reply(404, {"error": {"message": "no model C"}}))
+                handler = dict(command, command=f"{command['command']} {extra}")
+                self.settings_file("~/.claude/settings.json",
+                                   {"hooks": {"Stop": [{"hooks": [handler]}]}})
+                status, checks = self.agents()
+                self.assertEqual(status, EXIT_SETUP)
+                self.assertFalse(checks["claude-code"]["ok"])
+                self.assertIn(words, checks["claude-code"]["said"])
+
+    def test_claude_code_with_every_hook_switched_off(self):
+        self.settings_file("~/.claude/settings.json", {"disableAllHooks": True, **self.snippet(
+            "claude-code", *self.server)})
+        status, checks = self.agents()
+        self.assertEqual(status, EXIT_SETUP)
+        self.assertIn("~/.claude/settings.json sets disableAllHooks: true, so Claude Code runs "
+                      "no hook at all", checks["claude-code"]["said"])
+        # a project's own false takes precedence over the user's true
+        self.settings_file(".claude/settings.json", {"disableAllHooks": False})
+        status, checks = self.agents()
+        self.assertEqual(status, 0, checks["claude-code"])
+
+    def test_gemini_cli_switch_timeout_and_shapes(self):
+        snippet = self.snippet("gemini-cli", *self.server)
+        self.settings_file("~/.gemini/settings.json", {"tools": {"enableHooks": True},
+                                                       **snippet})
+        status, checks = self.agents()
+        self.assertEqual(status, 0, checks["gemini-cli"])  # the removed key alone: a warning
+        self.assertIn("warning: ~/.gemini/settings.json sets tools.enableHooks, which Gemini "
+                      "CLI no longer reads", checks["gemini-cli"]["said"])
+        handler = snippet["hooks"]["AfterAgent"][0]["hooks"][0]
+        self.settings_file("~/.gemini/settings.json", {"hooks": {"AfterAgent": [{"hooks": [
+            dict(handler, timeout=600)]}]}})
+        status, checks = self.agents()
+        self.assertEqual(status, EXIT_SETUP)
+        self.assertIn("its timeout 600 is 0.6 s (Gemini CLI counts it in milliseconds)",
+                      checks["gemini-cli"]["said"])
+        self.assertIn("write 600000 (milliseconds)", checks["gemini-cli"]["said"])
+        for shape, words in (({"hooks": ["AfterAgent"]}, "'hooks' is a list, not an object"),
+                             ({"hooks": {"AfterAgent": {"hooks": []}}},
+                              "'hooks.AfterAgent' is an object, not a list"),
+                             ({"hooks": {"AfterAgent": ["receipt-pair"]}},
+                              "'hooks.AfterAgent' holds a string"),
+                             ({"hooksConfig": "on"}, "'hooksConfig' must be an object"),
+                             ({"tools": ["enableHooks"]}, "'tools' must be an object"),
+                             ([snippet], "is not a JSON object (it holds a list)"),
+                             ("null", "is not a JSON object (it holds null)")):
+            with self.subTest(shape):
+                self.settings_file("~/.gemini/settings.json", shape)
+                status, checks = self.agents()
+                self.assertEqual(status, EXIT_SETUP)
+                self.assertIn(words, checks["gemini-cli"]["said"])
+
+    def test_codex_config_toml_is_read_for_its_switch_and_its_hooks(self):
+        self.settings_file("~/.codex/hooks.json", self.snippet("codex", *self.server))
+        self.settings_file("~/.codex/config.toml", '[features]\nhooks = false  # off\n')
+        status, checks = self.agents()
+        self.assertEqual(status, EXIT_SETUP)
+        self.assertIn("sets [features] hooks = false, so Codex runs no hook",
+                      checks["codex"]["said"])
+        self.settings_file("~/.codex/config.toml", 'model = "gpt-5"\n[features]\n'
+                           'codex_hooks = true\n\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\n'
+                           'type = "command"\ncommand = "notify-send done"\n'
+                           '[hooks.state."abc"]\ntrusted_hash = "sha256:00"\n')
+        status, checks = self.agents()
+        self.assertEqual(status, 0, checks["codex"])
+        said = checks["codex"]["said"]
+        self.assertIn("uses [features] codex_hooks, the old name of [features] hooks", said)
+        self.assertIn("keeps hooks in [hooks.Stop] too", said)
+        self.assertNotIn("hooks.state", said)
 
 
 class Ledger(DoctorTest):

@@ -11,7 +11,6 @@ import dataclasses
 import io
 import json
 import os
-import re
 import shlex
 import shutil
 import sys
@@ -28,7 +27,8 @@ from receipt_pair.errors import InputError
 from receipt_pair.hooks.agents import AGENTS
 from receipt_pair.hooks.stop import MAX_CLAIMS, HookState, StopDecision, parse_hook_input
 from tests.fakeserver import FakeServer, Reply, answer
-from tests.helpers import DATA, TempDirTest, closed_port, run_cli, users_reader
+from tests.helpers import (CLAIM, DATA, GREEN_RULES, RED_RULES, REJECTED, TempDirTest,
+                           closed_port, judge, read_json, run_cli, users_reader)
 
 TRANSCRIPTS = os.path.join(DATA, "transcripts")
 HOOKS = os.path.join(DATA, "hooks")
@@ -57,44 +57,6 @@ MESSAGE_KEY = {"claude-code": "last_assistant_message", "codex": "last_assistant
 # The hook inputs of agents whose session file receipt-pair cannot read yet.
 UNREAD = {"cursor": os.path.join(HOOKS, "hook-cursor-stop.json"),
           "copilot": os.path.join(HOOKS, "hook-copilot-agentstop.json")}
-REJECTED = "! [rejected]        fix/parser -> fix/parser (non-fast-forward)"
-PUSHED = "3b2a6f1..9c41e07  fix/parser -> fix/parser"
-TURN = re.compile(r'<turn id="(T\d+)">\n<command>\n.*?\n</command>\n<output>\n(.*?)\n</output>',
-                  re.S)
-CLAIM = re.compile(r"^Claim: (.*)$", re.M)
-
-
-def read_json(path):
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
-
-
-def judge(rules):
-    """A scripted model: {words of the claim: (verdict, the output line it quotes)}.
-
-    The quote's turn is the turn whose output holds the line; a line not in the log the
-    model saw makes it answer not_shown, as an honest model would.
-    """
-    def reply(body):
-        text = body["messages"][-1]["content"]
-        claim = CLAIM.search(text).group(1).lower()
-        for words, (verdict, line) in rules.items():
-            if words.lower() in claim:
-                for turn, output in TURN.findall(text):
-                    if line in output:
-                        return answer(verdict, turn, line)
-        return answer("not_shown")
-    return reply
-
-
-RED_RULES = {"push": ("contradicted", REJECTED),
-             "suite": ("contradicted", "1 failed, 6 passed in 0.31s")}
-GREEN_RULES = {"push": ("shown", PUSHED),
-               "tests pass": ("shown", "7 passed in 0.29s"),
-               "suite": ("shown", "7 passed in 0.29s"),
-               "crash": ("shown", "has been updated")}
-
-
 class HookTest(TempDirTest):
     def setUp(self):
         super().setUp()
@@ -520,8 +482,9 @@ class NoCommands(HookTest):
 
 
 class NotReadYet(HookTest):
-    """Cursor's stop and Copilot CLI's agentStop can send the agent back, but receipt-pair
-    cannot read their session files yet: the hook lets the agent stop and says so."""
+    """Cursor's stop can send the agent back, but its transcripts hold no command output:
+    the hook lets the agent stop and says so. Copilot CLI's agentStop reads the session's
+    events (test_hooks_agents.py); its input is parsed here with Cursor's."""
 
     def hook_input(self, agent, **changes):
         with open(UNREAD[agent], encoding="utf-8") as handle:
@@ -532,12 +495,11 @@ class NotReadYet(HookTest):
         return self.write(f"hook-{agent}.json", json.dumps(value))
 
     def test_the_documented_input_is_read_and_the_agent_is_let_stop(self):
-        for agent, label in (("cursor", "Cursor"), ("copilot", "GitHub Copilot CLI")):
-            with self.subTest(agent):
-                status, out, err = self.hook(agent, self.hook_input(agent))
-                self.assertEqual((status, out), (0, {}), err)
-                self.assertIn(f"cannot read {label}'s session file yet", err)
-                self.assertEqual(self.fake.chats(), [])
+        status, out, err = self.hook("cursor", self.hook_input("cursor"))
+        self.assertEqual((status, out), (0, {}), err)
+        self.assertIn("Cursor's transcripts hold the commands the agent asked for but none "
+                      "of their output or exit status, so no claim can be checked", err)
+        self.assertEqual(self.fake.chats(), [])
 
     def test_a_cursor_loop_that_did_not_complete_is_not_checked(self):
         status, out, err = self.hook("cursor", self.hook_input("cursor", status="aborted"))
@@ -920,7 +882,8 @@ class Snippets(TempDirTest):
         self.assertEqual((handler["timeout"], handler["loop_limit"]), (600, 2))
         self.assertTrue(handler["command"].endswith("hook cursor --max-blocks 2"))
         self.assertIn("~/.cursor/hooks.json", where)
-        self.assertIn("cannot read Cursor's session file yet", where)
+        self.assertIn("Cursor's transcripts hold the commands the agent asked for but none of "
+                      "their output", where)
         value, where = self.snippet("copilot")
         handler, = value["hooks"]["agentStop"]
         self.assertEqual((value["version"], handler["type"], handler["timeoutSec"]),

@@ -12,7 +12,8 @@ from receipt_pair.hooks.claims import Claim
 from receipt_pair.turn import EDIT, Turn
 from receipt_pair.errors import InputError
 from receipt_pair.check.rules import Quote
-from receipt_pair.hooks.session import same_message, session_file_problem, wait_for_session
+from receipt_pair.hooks.session import (SessionFile as Session, same_message, session_file_problem,
+                                        wait_for_session)
 from receipt_pair.logs.transcripts import read_session
 from receipt_pair.hooks.stop import (MAX_CLAIMS, MAX_NOTICE_CHARS, HookState, Outcome,
                                     bounded, decide, parse_hook_input, unrecorded)
@@ -173,8 +174,9 @@ class Wait(TempDirTest):
     def test_returns_at_once_when_caught_up(self):
         path = self.write("s.jsonl", read(os.path.join(HOOKS, "codex-green.jsonl")))
         clock, sleep, now = self.clock()
-        text, caught_up = wait_for_session(path, "codex", "Pushed fix/parser; the suite is "
-                                           "green (7 passed).", 5, clock=clock, sleep=sleep)
+        text, caught_up = wait_for_session(Session(path, "codex"), "Pushed fix/parser; the "
+                                           "suite is green (7 passed).", 5, clock=clock,
+                                           sleep=sleep)
         self.assertTrue(caught_up)
         self.assertEqual(now[0], 0.0)
 
@@ -183,8 +185,8 @@ class Wait(TempDirTest):
         # file stops changing, the hook reads what there is instead of waiting it out.
         path = self.write("s.jsonl", read(os.path.join(HOOKS, "codex-green.jsonl")))
         clock, sleep, now = self.clock()
-        log, caught_up = wait_for_session(path, "codex", "Something else.", 30, clock=clock,
-                                          sleep=sleep)
+        log, caught_up = wait_for_session(Session(path, "codex"), "Something else.", 30,
+                                          clock=clock, sleep=sleep)
         self.assertFalse(caught_up)
         self.assertEqual(log.session.final_message,  # what the file held is what was read
                          "Pushed fix/parser; the suite is green (7 passed).")
@@ -195,15 +197,16 @@ class Wait(TempDirTest):
         first = read(os.path.join(HOOKS, "codex-green.jsonl")).split("\n", 1)[0]
         path = self.write("s.jsonl", first + "\n")  # the session's start, no message yet
         clock, sleep, now = self.clock()
-        text, caught_up = wait_for_session(path, "codex", None, 2, clock=clock, sleep=sleep)
+        text, caught_up = wait_for_session(Session(path, "codex"), None, 2, clock=clock,
+                                           sleep=sleep)
         self.assertFalse(caught_up)
         self.assertGreaterEqual(now[0], 2.0)
         self.assertLess(now[0], 2.2)
 
     def test_a_file_that_does_not_exist_yet(self):
         clock, sleep, _ = self.clock()
-        self.assertEqual(wait_for_session(self.path("none.jsonl"), "codex", None, 1,
-                                          clock=clock, sleep=sleep), (None, False))
+        self.assertEqual(wait_for_session(Session(self.path("none.jsonl"), "codex"), None,
+                                          1, clock=clock, sleep=sleep), (None, False))
 
     def test_the_file_appears_while_waiting(self):
         path = self.path("late.jsonl")
@@ -215,8 +218,8 @@ class Wait(TempDirTest):
             if now[0] >= 0.5 and not os.path.exists(path):
                 self.write("late.jsonl", content)
 
-        text, caught_up = wait_for_session(path, "claude-code", None, 5, clock=clock,
-                                           sleep=sleep)
+        text, caught_up = wait_for_session(Session(path, "claude-code"), None, 5,
+                                           clock=clock, sleep=sleep)
         self.assertTrue(caught_up)
         self.assertLess(now[0], 1.0)
 

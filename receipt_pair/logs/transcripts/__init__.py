@@ -16,16 +16,22 @@ records is its module here.
 from dataclasses import replace
 
 from ...errors import InputError
-from . import (claude_code, codex, gemini_cli, github_actions, mini_swe_agent, openhands, swe_agent)
+from . import (claude_code, codex, copilot, droid, gemini_cli, github_actions, kimi_cli,
+               mini_swe_agent, opencode, openhands, qwen_code, swe_agent)
 from ._common import Session, is_missing, no_commands, try_loads  # noqa: F401 (read from here)
 
-FORMATS = ("claude-code", "codex", "gemini-cli", "openhands", "mini-swe-agent", "swe-agent",
-           "github-actions")
+FORMATS = ("claude-code", "codex", "gemini-cli", "copilot", "droid", "qwen-code", "kimi-cli",
+           "opencode", "openhands", "mini-swe-agent", "swe-agent", "github-actions")
 
 _READERS = {
     "claude-code": claude_code.read,
     "codex": codex.read,
     "gemini-cli": gemini_cli.read,
+    "copilot": copilot.read,
+    "droid": droid.read,
+    "qwen-code": qwen_code.read,
+    "kimi-cli": kimi_cli.read,
+    "opencode": opencode.read,
     "openhands": openhands.read,
     "mini-swe-agent": mini_swe_agent.read,
     "swe-agent": swe_agent.read,
@@ -33,8 +39,14 @@ _READERS = {
 }
 
 # The formats whose session files are read whole: the agent's own words and calls too.
-_SESSIONS = {"claude-code": claude_code, "codex": codex, "gemini-cli": gemini_cli}
+_SESSIONS = {"claude-code": claude_code, "codex": codex, "gemini-cli": gemini_cli,
+             "copilot": copilot, "droid": droid, "qwen-code": qwen_code, "kimi-cli": kimi_cli,
+             "opencode": opencode}
 SESSION_FORMATS = tuple(_SESSIONS)
+# Where an agent whose stop names no session file keeps it: found from its working
+# folder and session id (Kimi Code CLI), or its storage database (OpenCode).
+FINDERS = {"kimi-cli": lambda cwd, session_id: kimi_cli.session_path(cwd, session_id),
+           "opencode": lambda cwd, session_id: opencode.database_path()}
 
 # Detection reads at most this many leading JSON Lines records: enough to pass a few
 # metadata lines, few enough to stay cheap on a long session.
@@ -56,6 +68,28 @@ def detect(text):
     if not is_missing(document):
         return _detect_document(document)
     return _detect_records(_leading_records(body))
+
+
+def find_session(fmt, cwd, session_id):
+    """Where the session of an agent whose stop names no file is, from its working folder
+    and session id, or None (FINDERS)."""
+    finder = FINDERS.get(fmt)
+    return finder(cwd, session_id) if finder else None
+
+
+def exported(fmt, path, session_id):
+    """The bytes a session's reader reads when the file at `path` is not itself a session
+    file: an OpenCode database, read for `session_id`; else None (read the file)."""
+    if fmt != "opencode":
+        return None
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(opencode.SQLITE_MAGIC))
+    except OSError:
+        return None  # reading the file says why
+    if head != opencode.SQLITE_MAGIC:
+        return None
+    return opencode.export(path, session_id).encode("utf-8")
 
 
 def read_transcript(text, name, fmt):
@@ -97,6 +131,8 @@ def _detect_document(document):
             return "openhands"
         if gemini_cli.looks_like_document(document):
             return "gemini-cli"
+        if opencode.looks_like_document(document):
+            return "opencode"
         return None
     if not isinstance(document, dict):
         return None
@@ -110,6 +146,8 @@ def _detect_document(document):
             return "openhands"
     if gemini_cli.looks_like_document(document):
         return "gemini-cli"
+    if opencode.looks_like_document(document):
+        return "opencode"
     return _detect_records([document])  # a JSON Lines file of a single record
 
 
@@ -135,6 +173,14 @@ def _detect_records(records):
             return "claude-code"
         if gemini_cli.looks_like_document(record):
             return "gemini-cli"
+        if copilot.looks_like(record):
+            return "copilot"
+        if droid.looks_like(record):
+            return "droid"
+        if qwen_code.looks_like(record):
+            return "qwen-code"
+        if kimi_cli.looks_like(record):
+            return "kimi-cli"
         if openhands.is_v1_event(record):
             return "openhands"
     return None

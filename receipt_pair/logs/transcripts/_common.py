@@ -166,7 +166,7 @@ def shell_command(argv, where):
 
 # Arguments that name what a non-shell tool acted on, most telling first.
 _TARGET_KEYS = ("file_path", "absolute_path", "path", "notebook_path", "dir_path", "url",
-                "pattern", "query", "description", "command", "prompt")
+                "pattern", "query", "description", "command", "prompt", "filePath")
 
 
 def tool_summary(name, args):

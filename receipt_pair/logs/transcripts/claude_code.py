@@ -7,6 +7,8 @@ Each line is one record with a `type`. An `assistant` record's `message.content`
 """
 
 import re
+from dataclasses import dataclass
+from typing import FrozenSet, Mapping
 
 from ...errors import InputError
 from ._common import EDIT, VIEW, Said, finish, get, json_lines, need, text_of, tool_summary, turn
@@ -43,6 +45,21 @@ _NOTICE_STATUS = re.compile(r"<status>([^<\s]{1,40})</status>")
 _NOTICE_EXIT = re.compile(r"\(exit code (-?\d{1,9})\)")
 
 
+@dataclass(frozen=True)
+class Dialect:
+    """What differs between agents that write Claude-style content blocks: their shell
+    tool, whether a finished shell result without the error mark is known to have exited
+    0, their tools' kinds and the tools whose result is a model's words."""
+
+    shell: FrozenSet[str]
+    silent_success: bool
+    kinds: Mapping[str, str]
+    model_text: FrozenSet[str]
+
+
+CLAUDE = Dialect(frozenset({"Bash"}), True, KINDS, MODEL_TEXT_TOOLS)
+
+
 def looks_like(record):
     """Whether one decoded JSON Lines record is from a Claude Code session file."""
     kind = record.get("type")
@@ -63,13 +80,19 @@ def read_session(text, name):
     """The session file read once (a Session): its turns, in the order of the tool calls,
     and the main agent's own messages and calls (a sub-agent's, in the same file, are not
     its own: their tool calls are turns all the same)."""
+    return read_records(json_lines(text, name), name, CLAUDE)
+
+
+def read_records(records, name, dialect):
+    """A Session from numbered Claude Code records (`(line, record)`), or another agent's
+    records set in their shape, read as `dialect` (a Dialect) says."""
     calls = []  # (tool_use id, command, tool, started in the background), in order
     seen = set()
     results = {}  # tool_use id -> (output, exit status)
     ids = {}  # tool_use id -> the background task id its result names
     ends = {}  # tool_use id or task id -> the exit status the harness's notice gave it
     said = Said()
-    for number, record in json_lines(text, name):
+    for number, record in records:
         where = f"{name} line {number}"
         kind = need(record, "type", str, where)
         if kind in ("queue-operation", "attachment"):
@@ -100,7 +123,7 @@ def read_session(text, name):
                 args = get(block, "input", dict, block_where, default={})
                 if call_id not in seen:  # a resumed session may repeat a record
                     seen.add(call_id)
-                    calls.append((call_id, _command(tool, args, block_where), tool,
+                    calls.append((call_id, _command(tool, args, block_where, dialect), tool,
                                   args.get("run_in_background") is True))
                 if own:
                     said.call()
@@ -115,24 +138,26 @@ def read_session(text, name):
                     task_id = named.group(1) if named else task
                     if isinstance(task_id, str):
                         ids[call_id] = task_id
-    turns = [_turn(cmd, tool, background, *results[call_id],
-                   ends.get(call_id, ends.get(ids.get(call_id))))
+    turns = [_turn(cmd, tool, background, results[call_id],
+                   ends.get(call_id, ends.get(ids.get(call_id))), dialect)
              for call_id, cmd, tool, background in calls if call_id in results]
     return said.session(turns)
 
 
-def _turn(cmd, tool, background, output, exit_status, end=None):
+def _turn(cmd, tool, background, result, end, dialect):
     """A call as a turn: a model's words dropped, a background command unfinished until a
     notice of the harness says how it ended (its result said only that it started)."""
-    running = tool == "Bash" and (background or _BACKGROUND.match(output) is not None)
+    output, exit_status = result
+    shell = tool in dialect.shell
+    running = shell and (background or _BACKGROUND.match(output) is not None)
     if running and end is not None and exit_status is None:
         running, exit_status, output = False, end, ""
-    if tool == "Bash" and not running and exit_status is None:
+    if shell and not running and exit_status is None and dialect.silent_success:
         # Claude Code marks every non-zero exit as an error result: a finished Bash call's
         # result without the mark exited 0, so a silent success is a fact too.
         exit_status = 0
-    return turn(cmd, output, exit_status, finished=not running, kind=KINDS.get(tool),
-                model_text=tool in MODEL_TEXT_TOOLS)
+    return turn(cmd, output, exit_status, finished=not running, kind=dialect.kinds.get(tool),
+                model_text=tool in dialect.model_text)
 
 
 def _queued_text(kind, record):
@@ -166,9 +191,11 @@ def _notice(text, ends):
         ends.setdefault(key, end)
 
 
-def _command(tool, args, where):
-    if tool == "Bash":
+def _command(tool, args, where, dialect=CLAUDE):
+    if tool in dialect.shell:
         command = get(args, "command", str, where)
+        if command is None:
+            command = get(args, "cmd", str, where)
         if command is not None:
             return command
     if tool in ("Edit", "MultiEdit", "Write", "Read", "NotebookEdit"):

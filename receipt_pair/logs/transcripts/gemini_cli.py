@@ -266,6 +266,10 @@ def _split_shell_block(text):
     return "\n".join(lines), code, background
 
 
+# Qwen Code, a fork, answers with the same block.
+split_shell_block = _split_shell_block
+
+
 def _streams(lines):
     """The output lines of `Output: ...`, or of `Stdout: ...` then `Stderr: ...` (the
     last `Stderr:` line is the label; a stream that is `(empty)` is nothing)."""
