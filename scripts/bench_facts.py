@@ -8,7 +8,8 @@
   (eval/run-6/render_cc.py, the same rendering the peer is measured on), its claim the final
   message; the whole `receipt-pair hook claude-code` process from the agent's input to its
   output, against the peer's own Stop hook on the same input, run in turn
-  (scripts/bench_timing.py).
+  (scripts/bench_timing.py). Each is installed as a user installs it, in a virtual
+  environment of its own (the peer's is given; ours is made from this checkout).
 """
 
 import json
@@ -76,7 +77,7 @@ def facts_stop_vs_peer(items_path, item_id, peer, runs=10):
             json.dump({"session_id": "00000000-0000-0000-0000-000000000006",
                        "transcript_path": session, "cwd": project, "hook_event_name": "Stop",
                        "stop_hook_active": False, "last_assistant_message": item.claim}, handle)
-        ours = [sys.executable, "-m", "receipt_pair", "hook", "claude-code", "--input",
+        ours = [_installed(work), "hook", "claude-code", "--input",
                 hook_input, "--receipts", os.path.join(work, "receipts"), "--base-url",
                 NOWHERE, "--not-shown", "allow"]
         theirs = [peer, "hook", "stop", "--data-dir", os.path.join(work, "peer-data")]
@@ -97,6 +98,16 @@ def facts_stop_vs_peer(items_path, item_id, peer, runs=10):
             "peer_said": peer_said.stdout.decode("utf-8", "replace").strip()[:300],
             "timing": figures, "outside": outside,
             "ratio_median": figures["ratio_wall"]["median"]}
+
+
+def _installed(work):
+    """receipt-pair installed as a user installs it, in a virtual environment of its own
+    (as the peer is): its bytecode compiled, no other package's start-up in its way."""
+    venv = os.path.join(work, "venv")
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+    subprocess.run([os.path.join(venv, "bin", "pip"), "install", "-q", "--no-deps", ROOT],
+                   check=True)
+    return os.path.join(venv, "bin", "receipt-pair")
 
 
 def _peer_shell(theirs, hook_input):
