@@ -10,6 +10,7 @@ import concurrent.futures
 import os
 import time
 from dataclasses import dataclass
+from typing import Optional
 
 from ..store import jsonl, records
 from ..server.client import ServerUnreachable
@@ -39,8 +40,8 @@ class Progress:
     code: str
     wall_s: float
     eta_s: float  # estimated seconds left
-    error: str = None
-    note: str = None  # a message that is not about one question (unload, resume)
+    error: Optional[str] = None
+    note: Optional[str] = None  # a message that is not about one question (unload, resume)
 
 
 def prepare_answers_file(path, fd, header, note):

@@ -25,7 +25,7 @@ class Question:
 class NarrowReader(LabelledReader):
     """Several questions per model, each answered by a label or none."""
 
-    questions: Tuple[Question, ...] = ()
+    questions: Tuple[Question, ...] = ()  # type: ignore[assignment]  # the base has none
 
     def bodies(self, claim, shown, model, extra=None, constrained=True, server=None,
                partner=None):

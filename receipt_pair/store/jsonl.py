@@ -23,7 +23,7 @@ import tempfile
 try:
     import fcntl
 except ImportError:  # Windows
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]
     import msvcrt
 
 from ..errors import InputError
