@@ -26,6 +26,7 @@ from ..answers import (CLAIM_NOT_DONE, CONTRADICTED_ADMITTED, NOT_A_RUN_LINE,
 from ..facts.frame import FAILURE, HEDGED, MIXED, read_frame
 from ..facts.reading import read_events
 from ..facts.table import decide
+from ..patterns import lazy
 
 # Outcomes of a run that show nothing a model may quote for the claim.
 _NOT_FOR_SHOWN = (ev.NOTHING, ev.ECHO, ev.CUT, ev.BACKGROUND, ev.MASKED)
@@ -57,7 +58,7 @@ def disagrees(verdict, claim, turns, index):
 # echoed by CI or `set -x` ("$ tsc --noEmit", "+ npm test"), npm's script header ("> app@1.0
 # build"), aider's own lines ("> Tokens: 11k sent", "> Applied edit to x.py"), and the tags a
 # write tool wraps its report in.
-_NOT_RUN_OUTPUT = re.compile(
+_NOT_RUN_OUTPUT = lazy(
     r"""^\s*(?:\d{4}-\d\d-\d\dT\S+Z\s+)?
         (?:[$+#]\s+[A-Za-z./~][\w./~-]*(?:\s|$)
          |>\s+\S+@\S+\s+\w+
@@ -66,18 +67,18 @@ _NOT_RUN_OUTPUT = re.compile(
          |</?(?:operation|file_write_result|path|result|status|notice|problems|content|
               line_count|user_edits|environment_details)\b[^>]*>)""",
     re.X)
-_AIDER_COMMIT = re.compile(r"^\s*>\s+Commit\s+[0-9a-f]{7,}\b")
-_SKIPPED = re.compile(r"\b(?:skipped|skipping|no\ build\ required|nothing\ to\ (?:do|build|test)|"
+_AIDER_COMMIT = lazy(r"^\s*>\s+Commit\s+[0-9a-f]{7,}\b")
+_SKIPPED = lazy(r"\b(?:skipped|skipping|no\ build\ required|nothing\ to\ (?:do|build|test)|"
                       r"marking\ as\ pass(?:ed)?)\b", re.I | re.X)
-_PASSED = re.compile(r"\b[1-9]\d*\s+(?:passed|passing|pass|ok)\b", re.I)
-_DIFF_LINE = re.compile(r"^[+-](?![+-]{2})")
+_PASSED = lazy(r"\b[1-9]\d*\s+(?:passed|passing|pass|ok)\b", re.I)
+_DIFF_LINE = lazy(r"^[+-](?![+-]{2})")
 # A claim that announces what the agent will do reports no result the log could show.
-_ANNOUNCES = re.compile(r"^\s*(?:[-*]\s*)?(?:I'?ll|I\s+will|I\s+am\s+going\s+to|I'm\s+going\s+to|"
+_ANNOUNCES = lazy(r"^\s*(?:[-*]\s*)?(?:I'?ll|I\s+will|I\s+am\s+going\s+to|I'm\s+going\s+to|"
                         r"Let\s+me|Next,?\s+I|Now\s+I\s+will|I\s+need\s+to|I\s+should|I\s+plan\s+to)\b",
                         re.I)
-_VIEWS = re.compile(r"^\s*(?:git\s+(?:diff|show|log)|cat|head|tail|less|sed\s+-n|nl|grep|rg|"
+_VIEWS = lazy(r"^\s*(?:git\s+(?:diff|show|log)|cat|head|tail|less|sed\s+-n|nl|grep|rg|"
                     r"read_file|Read|view|open|str_replace_editor\s+view)\b")
-_RUN_RECORD = re.compile(r"\S+\.(?:log|out|err|txt)\b")
+_RUN_RECORD = lazy(r"\S+\.(?:log|out|err|txt)\b")
 
 
 def line_refusal(verdict, claim, cmd, lines):

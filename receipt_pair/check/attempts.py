@@ -24,20 +24,21 @@ from typing import Tuple
 from . import commands
 from .render import readable, status_lines
 from ..turn import EDIT, VIEW
+from ..patterns import lazy
 
 # A test id: a word with "test" or "spec" in it joined by the marks ids are made of
 # (tests/test_api.py::test_login, TestParser.test_empty, api.spec.ts).
-_TEST_ID = re.compile(r"[\w./\\:\[\]-]*(?:test|spec)[\w./\\:\[\]-]*", re.I)
-_PASS_MARK = re.compile(r"\b(?:passed|pass|ok|success)\b|\u2713|\u2714", re.I)
+_TEST_ID = lazy(r"[\w./\\:\[\]-]*(?:test|spec)[\w./\\:\[\]-]*", re.I)
+_PASS_MARK = lazy(r"\b(?:passed|pass|ok|success)\b|\u2713|\u2714", re.I)
 # A claim that speaks of a whole ("all the tests", "the suite", "everything") is not about
 # a part, whatever names it holds.
-_WHOLE = re.compile(r"\b(?:everything|entire|whole|suite|remaining|other|others|rest|both)\b",
+_WHOLE = lazy(r"\b(?:everything|entire|whole|suite|remaining|other|others|rest|both)\b",
                     re.I)
-_PART = re.compile(r"[\w./:\[\]-]*[_./:][\w./:\[\]-]*|\w*\d\w*")
+_PART = lazy(r"[\w./:\[\]-]*[_./:][\w./:\[\]-]*|\w*\d\w*")
 # A run that recorded exit status 0 failed only by a line that reports a failure as its
 # outcome: "Implement error handling | Completed" in a task table, or "INFO ... Could not
 # detect default configuration classes", is how the run talks, not how it ended.
-_REPORTS_FAILURE = re.compile(
+_REPORTS_FAILURE = lazy(
     r"""
     ^\W*(?:\d{4}-\d\d-\d\dT\S+\s+)?(?:\[?(?:ERROR|FATAL|CRITICAL)\]?|error|fatal|fail(?:ed|ure)?|
            panic|traceback|exception|E\s)\b
@@ -49,7 +50,7 @@ _REPORTS_FAILURE = re.compile(
     """,
     re.X | re.M)
 # A warning: how a run talks about what may go wrong, never how it ended.
-_WARNING = re.compile(r"^\W*(?:\d{4}-\d\d-\d\dT\S+\s+)?(?:\[?(?:WARN|WARNING)\]?|warning)\b",
+_WARNING = lazy(r"^\W*(?:\d{4}-\d\d-\d\dT\S+\s+)?(?:\[?(?:WARN|WARNING)\]?|warning)\b",
                       re.I)
 
 
@@ -122,7 +123,7 @@ def claim_parts(claim):
 
 
 # A failure line that names no part: a count, a summary, the recorded exit status.
-_COUNT_LINE = re.compile(r"\b\d+\s+(?:failed|passed|errors?|failures?|failing)\b|"
+_COUNT_LINE = lazy(r"\b\d+\s+(?:failed|passed|errors?|failures?|failing)\b|"
                          r"^\[exit status -?\d+\]$|\bFAILED\s*\(|^\W*Tests?\s*:|"
                          r"test result:", re.I)
 

@@ -15,6 +15,7 @@ import re
 import shlex
 from dataclasses import dataclass
 from typing import Tuple
+from ..patterns import lazy
 
 # Pieces that only prepare the next one.
 _PREPARE = {"cd", "pushd", "popd", "export", "set", "source", ".", "unset", "alias", "true",
@@ -42,14 +43,14 @@ _RUN_NAMED = {("npm", "run"), ("pnpm", "run"), ("yarn", "run"), ("bun", "run"),
               ("pdm", "run"), ("hatch", "run"), ("rye", "run"), ("pixi", "run")}
 # Wrappers that run the program named after them.
 _WRAPPERS = {"npx", "pnpx", "bunx", "pipx"}
-_INTERPRETERS = re.compile(r"^(?:python[\d.]*|pypy[\d.]*|node|bash|sh|zsh|dash|ruby|perl|php|"
+_INTERPRETERS = lazy(r"^(?:python[\d.]*|pypy[\d.]*|node|bash|sh|zsh|dash|ruby|perl|php|"
                            r"deno|bun|tsx|ts-node)$")
 
 # Operations that run tests: a failing run of any part of the suite fails "the tests".
 _TEST_PROGRAMS = {"pytest", "py.test", "tox", "nox", "unittest", "jest", "vitest", "mocha",
                   "karma", "ava", "tap", "rspec", "phpunit", "pest", "ctest", "bats", "nose2",
                   "nosetests", "behave", "cucumber", "playwright", "cypress", "trial", "ward"}
-_TEST_WORDS = re.compile(r"(?:^|[:_\-])(?:test|tests|check|spec|specs|verify|e2e|ci)(?:$|[:_\-])")
+_TEST_WORDS = lazy(r"(?:^|[:_\-])(?:test|tests|check|spec|specs|verify|e2e|ci)(?:$|[:_\-])")
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ def _words(piece):
         return piece.split()
 
 
-_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
+_HEREDOC = lazy(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
 
 
 def _without_heredocs(cmd):
@@ -97,8 +98,8 @@ def _without_heredocs(cmd):
 
 # A CI log's line prefix: "2025-10-30T12:39:36.7689609Z " and "##[group]Run ".
 # The settings a CI log prints under a step's command: "shell: /usr/bin/bash -e {0}".
-_CI_SETTING = re.compile(r"^(?:##\[|(?:shell|env|with|working-directory|[A-Z][A-Z0-9_]*):(?:\s|$))")
-_CI_PREFIX = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z\s?(?:##\[group\]Run\s+)?", re.M)
+_CI_SETTING = lazy(r"^(?:##\[|(?:shell|env|with|working-directory|[A-Z][A-Z0-9_]*):(?:\s|$))")
+_CI_PREFIX = lazy(r"^\d{4}-\d\d-\d\dT[\d:.]+Z\s?(?:##\[group\]Run\s+)?", re.M)
 
 
 def _pieces(cmd):
@@ -238,8 +239,8 @@ def is_viewer(cmd, fold_case=False):
 
 
 # A command that prints an HTTP status and nothing else: curl -s -o /dev/null -w "%{http_code}".
-_PRINTS_STATUS = re.compile(r"%\{(?:http_code|response_code)\}|\bstatus_code\b")
-_ERROR_STATUS = re.compile(r"\s*[45]\d\d\s*")
+_PRINTS_STATUS = lazy(r"%\{(?:http_code|response_code)\}|\bstatus_code\b")
+_ERROR_STATUS = lazy(r"\s*[45]\d\d\s*")
 
 
 def prints_error_status(cmd, line):

@@ -13,10 +13,11 @@ answers were judged by, are in evidence_c1.py and evidence_c2.py.
 import re
 
 from .folding import fold, readings
+from ..patterns import lazy
 
 # Counts of nothing ("0 failed", "errors: 0", "no errors") are how a clean run reports
 # itself, so they are blanked out before failure words are looked for.
-_BENIGN = re.compile(
+_BENIGN = lazy(
     r"""
     \b(?:0|no|zero)\s+(?:[a-z]+\s+)?
         (?:failed|failures?|failing|errors?|errored|fatal|exceptions?|denied|refused|
@@ -41,7 +42,7 @@ _BENIGN = re.compile(
 
 # Failure words stand alone: "errors.go", "/fail/", "pipefail" and "--no-fail-fast" are
 # names, not outcomes, so a word glued to a path or identifier does not count.
-_FAILURE_WORDS = re.compile(
+_FAILURE_WORDS = lazy(
     r"""
     (?<![\w./\\-])
     (?:errors?|errored|err!?|fail|fails|failed|failure|failures|failing|fatal|denied|
@@ -89,7 +90,7 @@ _FAILURE_WORDS = re.compile(
     re.I | re.X | re.M,
 )
 # Payment and event names written as identifiers: card_declined, invoice.payment_failed.
-_EVENT_NAMES = re.compile(
+_EVENT_NAMES = lazy(
     r"""
     (?:card_declined|payment_failed|insufficient_funds|do_not_honou?r|expired_card|
        incorrect_cvc|processing_error|requires_payment_method|lost_card|stolen_card)
@@ -100,13 +101,13 @@ _EVENT_NAMES = re.compile(
 # A line that lists the events something listens for names them, it does not report one:
 # "enabled_events: invoice.paid, invoice.payment_failed". A list needs its key and two
 # names; a single event name ("event: charge.failed") is an event that happened.
-_EVENT_LIST = re.compile(
+_EVENT_LIST = lazy(
     r"\b(?:enabled_events|events|event_types|subscri\w*|listen\w*|topics)\b[^\n]*?"
     r"\b[a-z_]+\.[a-z_.]+\b[^\n]*?\b[a-z_]+\.[a-z_.]+\b",
     re.I)
 # Case-sensitive names: exception classes (AssertionError, IOException), Kubernetes pod
 # states and reasons, and the upper-case states of cloud stacks (CREATE_FAILED).
-_FAILURE_NAMES = re.compile(
+_FAILURE_NAMES = lazy(
     r"""
     [a-z](?:Error|Exception|Failure|Fault)\b
   | \b(?:OOMKilled|CrashLoopBackOff|ImagePullBackOff|ErrImagePull|ErrImageNeverPull|
@@ -129,7 +130,7 @@ _FAILURE_NAMES = re.compile(
 # Lines that address the checker rather than report an outcome. A log is data; a line
 # like "verdict: shown" in it is someone trying to answer for the models.
 _ANSWER_WORD = r"(?:shown|contradicted|not[_ \-]?shown|verified|proven|confirmed|passing)"
-_INSTRUCTION = re.compile(
+_INSTRUCTION = lazy(
     r"""
     \b(?:verdict|answer|decision|label|judg(?:e)?ment|conclusion|result|status|outcome)s?
         \b[^\n]{0,40}?(?:[:=]|=>|->|\bis\b|\bshould\b|\bmust\b|\bmeans\b)[^\n]{0,20}?
@@ -159,7 +160,7 @@ _INSTRUCTION = re.compile(
 )
 
 # What reports that something was undone: a `contradicted` may quote it as well as a failure.
-_UNDO = re.compile(
+_UNDO = lazy(
     r"\b(?:revert(?:ed|ing|s)?|roll(?:ed|ing)?[\s-]*back|rollback|undone|undo(?:ne)?|"
     r"deleted|removed|uninstalled|dropped|destroyed|deregistered|unpublished|yanked|"
     r"withdrawn|refunded|voided|reset|HEAD\s+is\s+now\s+at)\b",

@@ -6,6 +6,7 @@ can be dodged by a disguise ("ЕRRОR" with Cyrillic letters reads ERROR).
 import functools
 import re
 import unicodedata
+from ..patterns import lazy
 
 # Letters from other scripts that look like Latin ones. NFKC does not touch them, and a
 # person reading "ЕRRОR" (Cyrillic Е and О) reads ERROR.
@@ -106,4 +107,4 @@ def readings(text):
     return found
 
 
-_MARKS = re.compile(r"<ESC[^<>\n]{0,40}>|<CR>|<BS>")
+_MARKS = lazy(r"<ESC[^<>\n]{0,40}>|<CR>|<BS>")

@@ -22,6 +22,7 @@ import re
 from . import commands
 from .testcounts import count_tests
 from ..turn import EDIT, VIEW
+from ..patterns import lazy
 
 TESTS, BUILD, PUSH, DEPLOY, INSTALL, MIGRATE, SEND, RUN = (
     "tests", "build", "push", "deploy", "install", "migrate", "send", "run")
@@ -48,10 +49,10 @@ _CLAIM_KINDS = (
     (RUN, r"\b(?:runs?|ran|works|worked|executes?|executed|succeeds?|succeeded|exits?|"
           r"exited|starts?|started|passes|passed|passing|green|prints|printed)\b"),
 )
-_CLAIM_PATTERNS = [(kind, re.compile(pattern, re.I)) for kind, pattern in _CLAIM_KINDS]
+_CLAIM_PATTERNS = [(kind, lazy(pattern, re.I)) for kind, pattern in _CLAIM_KINDS]
 
 
-_PATH = re.compile(r"\S*(?:/|\.[A-Za-z0-9]{1,5}\b)\S*")
+_PATH = lazy(r"\S*(?:/|\.[A-Za-z0-9]{1,5}\b)\S*")
 
 
 def claim_kinds(claim):
@@ -65,7 +66,7 @@ def claim_kinds(claim):
 # harness writes around a command's output (Gemini CLI's "Command:", "Directory:",
 # "Signal:"; Cline's and IBM Bob's "Command executed in terminal ... Exit code: 0"; a bare
 # zero exit status), which says that something ran, never that it did what was claimed.
-_NO_CLAIM = re.compile(
+_NO_CLAIM = lazy(
     r"""
     ^\s*\[\d+\]\s+\d+\s*$  # a job-control line: [1] 32
   | ^\s*\[\d+\][+-]?\s+(?:Running|Done|Stopped|Exit\ \d+)\b
@@ -82,7 +83,7 @@ _BOOKKEEPING = {"todowrite", "todoread", "update_todo_list", "write_todos", "sav
                 "exitplanmode", "exit_plan_mode", "attempt_completion", "think", "plan",
                 "new_task", "ask_followup_question", "askuserquestion"}
 # Context a harness appends to a tool's result: not the tool's output.
-CONTEXT_BLOCK = re.compile(r"<(environment_details|system-reminder|env_context|reminder)>"
+CONTEXT_BLOCK = lazy(r"<(environment_details|system-reminder|env_context|reminder)>"
                            r".*?(?:</\1>|\Z)", re.S)
 
 
@@ -92,7 +93,7 @@ def bookkeeping(turn):
     first = (turn.cmd or "").strip().split(None, 1)
     return bool(first) and first[0].lower().rstrip(":") in _BOOKKEEPING
 # Lines that report an edit, not an operation's result: a diff, "File created successfully".
-_EDIT_REPORT = re.compile(
+_EDIT_REPORT = lazy(
     r"""
     ^\s*(?:diff\ --git\ |index\ [0-9a-f]{6,}\.\.|@@\ -\d|\+\+\+\ |---\ (?:a/|/dev/null))
   | ^\s*(?:File\ created\ successfully|Successfully\ (?:created|wrote|modified|edited)\b|
@@ -101,12 +102,12 @@ _EDIT_REPORT = re.compile(
          New\ file\ created\b|File\ written\b|Wrote\ to\ )
     """,
     re.X)
-_DIFF_BODY = re.compile(r"^[+-](?![+-]{2})")
-_HELP = re.compile(r"(?:^|\s)(?:--help|-h)(?:\s|$)")
+_DIFF_BODY = lazy(r"^[+-](?![+-]{2})")
+_HELP = lazy(r"(?:^|\s)(?:--help|-h)(?:\s|$)")
 _ECHO = {"echo", "printf", "cat", "tee"}
-_DRY = re.compile(r"(?:^|\s)(?:--dry-run|--dryrun|--dry_run|--check|--what-if|--plan-only|"
+_DRY = lazy(r"(?:^|\s)(?:--dry-run|--dryrun|--dry_run|--check|--what-if|--plan-only|"
                   r"--noop|--simulate)(?:[=\s]|$)|\bterraform\s+plan\b|\bhelm\s+template\b")
-_DRY_LINE = re.compile(r"\b(?:dry[- ]run|would\s+(?:push|deploy|delete|create|update|send))\b",
+_DRY_LINE = lazy(r"\b(?:dry[- ]run|would\s+(?:push|deploy|delete|create|update|send))\b",
                        re.I)
 
 
@@ -119,7 +120,7 @@ def turn_is_edit(turn, lines):
         _EDIT_REPORT.search(line) for line in lines[:3])
 
 
-_RUN_RECORD = re.compile(r"\S+\.(?:log|out|err)\b")
+_RUN_RECORD = lazy(r"\S+\.(?:log|out|err)\b")
 
 
 def shows_nothing_ran(turn):
@@ -176,9 +177,9 @@ def dry_run(turn, line):
 
 # A ref update as `git push` reports it: "   3b2a6f1..9c41e07  fix/parser -> fix/parser",
 # " * [new branch]      fix -> fix", " + 1a2b...3c4d main -> main (forced update)".
-_REF_UPDATE = re.compile(r"^\s*(?:[+*=]?\s*)?(?:[0-9a-f]+\.{2,3}[0-9a-f]+|\[new (?:branch|tag|"
+_REF_UPDATE = lazy(r"^\s*(?:[+*=]?\s*)?(?:[0-9a-f]+\.{2,3}[0-9a-f]+|\[new (?:branch|tag|"
                          r"reference)\]|\[up to date\])\s+(?P<src>\S+)\s+->\s+(?P<dst>\S+)")
-_UP_TO_DATE = re.compile(r"^\s*Everything up-to-date\s*$")
+_UP_TO_DATE = lazy(r"^\s*Everything up-to-date\s*$")
 
 
 def ref_update(line):
@@ -191,7 +192,7 @@ def pushed_line(line):
     return ref_update(line) is not None or bool(_UP_TO_DATE.match(line))
 
 
-_BRANCH_WORDS = re.compile(
+_BRANCH_WORDS = lazy(
     r"(?:\b(?:to|into|onto|on)\s+(?:the\s+)?(?:remote\s+)?(?:branch\s+)?"
     r"[`'\"]?(?:origin/)?(?P<to>[A-Za-z0-9][\w./-]*)[`'\"]?(?:\s+branch)?)"
     r"|\borigin/(?P<origin>[\w./-]+)"
@@ -218,7 +219,7 @@ _ENVS = {"production": "production", "prod": "production", "prd": "production",
          "development": "development", "dev": "development", "qa": "qa",
          "preview": "preview", "canary": "canary", "sandbox": "sandbox", "uat": "uat",
          "test": "test", "testing": "test"}
-_ENV_WORD = re.compile(r"[A-Za-z]+")
+_ENV_WORD = lazy(r"[A-Za-z]+")
 
 
 def envs_named(text, claim_side=False):
@@ -264,11 +265,11 @@ def names_of(text):
 
 
 # What a build is run with: a build claim is not contradicted by a run of tests.
-_BUILDS = re.compile(r"build|compil|tsc|make|cargo|gradle|mvn|webpack|vite|rollup|esbuild|lint|"
+_BUILDS = lazy(r"build|compil|tsc|make|cargo|gradle|mvn|webpack|vite|rollup|esbuild|lint|"
                      r"clippy|ruff|mypy|flake8|pyright|typecheck|type-check|sbt|bazel|cmake|"
                      r"ninja|dotnet|javac|gcc|g\+\+|clang", re.I)
 # "bash: rg: command not found" is about rg, whatever the claim.
-_MISSING_PROGRAM = re.compile(r"(?:^|[\s:])(?P<program>[\w.+-]+): (?:command )?not found\b")
+_MISSING_PROGRAM = lazy(r"(?:^|[\s:])(?P<program>[\w.+-]+): (?:command )?not found\b")
 
 
 def about_claim(claim, turn, lines, quoted=()):

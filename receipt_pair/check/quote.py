@@ -18,12 +18,13 @@ from ..answers import (CONTRADICTED, CONTRADICTED_WITHOUT_FAILURE, EMPTY_QUOTE, 
                       SHOWN_QUOTES_FAILURE, UNPARSEABLE_REPLY, VERDICTS, WRONG_TURN,
                       CheckedAnswer)
 from .render import FENCE_LIKE, unshow_invisible
+from ..patterns import lazy
 
 # A quote that is only a part of its line must carry at least this many letters or digits:
 # "e" or ":" taken from a failure line means nothing, whatever its line says.
 MIN_PART_ALNUM = 4
 
-_FENCE = re.compile(r"\A```[A-Za-z0-9_-]*[ \t]*\n(.*?)\n?```\Z", re.S)
+_FENCE = lazy(r"\A```[A-Za-z0-9_-]*[ \t]*\n(.*?)\n?```\Z", re.S)
 
 
 class _DuplicateKey(ValueError):

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Optional, Tuple
 
 from . import terminal
+from ..patterns import lazy
 
 DEFAULT_MAX_TURNS = 6
 
@@ -107,7 +108,7 @@ def show_invisible(text):
     return "".join(f"<U+{ord(c):04X}>" if _invisible(c) else c for c in text)
 
 
-_SHOWN_INVISIBLE = re.compile(r"<U\+([0-9A-F]{4,6})>")
+_SHOWN_INVISIBLE = lazy(r"<U\+([0-9A-F]{4,6})>")
 
 
 def unshow_invisible(text):
@@ -153,7 +154,7 @@ def render_turns(turns, max_turns=DEFAULT_MAX_TURNS, cmd_cap=300, output_cap=150
 
 
 # Anything in a log (or a claim) that reads as one of the request's own fences.
-FENCE_LIKE = re.compile(r"<(?=\s*/?\s*(?:turn|output|command|claim|log)\b)", re.I)
+FENCE_LIKE = lazy(r"<(?=\s*/?\s*(?:turn|output|command|claim|log)\b)", re.I)
 FENCE_ESCAPE = "\u2039"  # "‹": the same shape to a reader, never a fence to the parser
 
 

@@ -13,6 +13,7 @@ may move the cursor far but never costs memory.
 """
 
 import re
+from ..patterns import lazy
 
 CR_MARK = "<CR>"
 BS_MARK = "<BS>"
@@ -20,11 +21,11 @@ BS_MARK = "<BS>"
 # Numbers in a sequence are capped: a cursor may move far, but never costs memory or time.
 MAX_PARAM = 100_000
 
-_LINE_ENDS = re.compile(r"\r+\n")
-_C1 = re.compile("[\x80-\x9f]")
+_LINE_ENDS = lazy(r"\r+\n")
+_C1 = lazy("[\x80-\x9f]")
 # One escape sequence, whichever kind: CSI, a string (OSC, DCS, SOS, PM, APC) up to its
 # terminator, a charset designation, or a two-byte escape.
-SEQUENCE = re.compile(
+SEQUENCE = lazy(
     r"\x1b\[(?P<params>[0-?]*)(?P<inter>[ -/]*)(?P<final>[@-~])"
     r"|\x1b(?P<string>[\]PX^_])(?P<body>.*?)(?:\x07|\x1b\\|\Z)"
     r"|\x1b[()*+\-./][ -~]"
@@ -33,7 +34,7 @@ SEQUENCE = re.compile(
     re.S,
 )
 # C0 controls other than tab, newline, carriage return, backspace, VT, FF and ESC; and DEL.
-OTHER_CONTROLS = re.compile(r"[\x00-\x07\x0e-\x1a\x1c-\x1f\x7f]")
+OTHER_CONTROLS = lazy(r"[\x00-\x07\x0e-\x1a\x1c-\x1f\x7f]")
 # Two-byte escapes that leave text and cursor alone (keypad modes, charset shifts).
 HARMLESS_ESC = set("=><NO")
 # SGR colour codes: a foreground drawn in the background's colour is concealed text.
@@ -179,7 +180,7 @@ def make_readable(raw):
     return OTHER_CONTROLS.sub("", text)
 
 
-_PLAIN_SGR = re.compile(r"\x1b\[[0-9;:]*m")
+_PLAIN_SGR = lazy(r"\x1b\[[0-9;:]*m")
 
 
 def has_overwrite(raw):

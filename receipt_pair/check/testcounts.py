@@ -24,27 +24,27 @@ therefore catches a suite that shrank or skipped its way to green, not a test su
 written to lie about itself.
 """
 
-import re
 import xml.etree.ElementTree as ET
 from dataclasses import asdict, dataclass
 
 from ..errors import InputError
+from ..patterns import lazy
 
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]")
-_XML_START = re.compile(r"\A\s*<(?:\?xml|testsuites?[\s>/])")
+_ANSI = lazy(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]")
+_XML_START = lazy(r"\A\s*<(?:\?xml|testsuites?[\s>/])")
 
 _DURATION = r"in \d+(?:\.\d+)?s(?:econds)?(?: \(\d+:\d\d:\d\d(?:\.\d+)?\))?"
-_PYTEST_LINE = re.compile(r"^=*\s*(?P<parts>.+?),? " + _DURATION + r"\s*=*$")
-_PYTEST_PART = re.compile(r"^(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|deselected|"
+_PYTEST_LINE = lazy(r"^=*\s*(?P<parts>.+?),? " + _DURATION + r"\s*=*$")
+_PYTEST_PART = lazy(r"^(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|deselected|"
                           r"warnings?|rerun|subtests? passed|subtests? failed)$")
 _PLURALS = {"errors": "error", "warnings": "warning"}
-_UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in \d+(?:\.\d+)?s$")
-_UNITTEST_END = re.compile(r"^(OK|FAILED|NO TESTS RAN)(?: \((?P<parts>[^)]*)\))?$")
-_JEST_LINE = re.compile(r"^\s*Tests:\s+(?P<parts>.+?),\s+(?P<total>\d+) total\s*$")
-_VITEST_LINE = re.compile(r"^\s*Tests\s+(?P<parts>\d+ \w+(?: \| \d+ \w+)*)\s+\((?P<total>\d+)\)"
+_UNITTEST_RAN = lazy(r"^Ran (\d+) tests? in \d+(?:\.\d+)?s$")
+_UNITTEST_END = lazy(r"^(OK|FAILED|NO TESTS RAN)(?: \((?P<parts>[^)]*)\))?$")
+_JEST_LINE = lazy(r"^\s*Tests:\s+(?P<parts>.+?),\s+(?P<total>\d+) total\s*$")
+_VITEST_LINE = lazy(r"^\s*Tests\s+(?P<parts>\d+ \w+(?: \| \d+ \w+)*)\s+\((?P<total>\d+)\)"
                           r"(?:\s.*)?$")
-_GO_RESULT = re.compile(r"^\s*--- (PASS|FAIL|SKIP): \S")
-_CARGO_LINE = re.compile(r"^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; "
+_GO_RESULT = lazy(r"^\s*--- (PASS|FAIL|SKIP): \S")
+_CARGO_LINE = lazy(r"^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; "
                          r"(\d+) ignored; (\d+) measured; (\d+) filtered out")
 
 

@@ -14,7 +14,7 @@ from .github import (ENV_OUTPUT, ENV_SUMMARY, ENV_WORKSPACE, annotations, decide
                      status_of, step_outputs, step_summary, what)
 from .options import (add_format_option, add_model_options, print_flush, print_json,
                       print_lines, settings_from)
-from .ledger import one_line
+from .visible import one_line
 from .visible import visible
 
 _PATHS = ("a path or a glob (** reaches into folders); repeat the option, or give several "

@@ -4,7 +4,7 @@ from .. import errors
 from ..hooks.doctor import all_well, report, run_doctor
 from ..hooks.doctor_check import NOT_CHECKED, OK, PROBLEM
 from .hook import options_of_words
-from .ledger import one_line
+from .visible import one_line
 from .options import add_ledger_option, add_model_options, ledger_from, print_json, settings_from
 
 

@@ -24,11 +24,10 @@ from ..hooks.options import BLOCK_WITH, DEFAULT_BUDGET, SPLITS, HookOptions, set
 from ..hooks.run import answer, let_stop, run_hook
 from ..hooks.session import DEFAULT_WAIT
 from ..store.files import decode, display_name, read_bytes
-from .ledger import one_line
 from .options import (add_ledger_option, add_model_options, add_redact_option, ledger_from,
                       message,
                       positive_float, positive_int, print_json, settings_from)
-from .visible import json_text
+from .visible import json_text, one_line
 
 MAX_NOTES = 40  # lines on standard error per stop
 

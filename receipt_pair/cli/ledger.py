@@ -14,7 +14,7 @@ from ..pair.pins import pin_file_record, pin_from_collection, pin_from_junit
 from ..store.jsonl import write_atomic, write_json_atomic
 from ..store.records import RECEIPT_SCHEMAS, utc_now
 from ..audit.replay import replay_receipt
-from .visible import visible
+from .visible import one_line, visible
 
 # -- ledger verify, ledger show -----------------------------------------------------------
 
@@ -43,13 +43,6 @@ def add_ledger(commands):
     show.set_defaults(func=_cmd_ledger_show)
 
 
-def one_line(text, width=None):
-    """Text from a ledger made safe for one terminal line: whitespace runs as one space,
-    control, format and direction characters as marks, cut to `width`."""
-    text = visible(" ".join(str(text if text is not None else "").split()))
-    if width and len(text) > width:
-        text = text[:width - 3] + "..."
-    return text
 
 
 def _cmd_ledger_verify(args):

@@ -10,13 +10,11 @@ from .. import errors
 from ..check.render import DEFAULT_MAX_TURNS
 from ..check.rules import DEFAULT_RULE, RULES
 from ..logs import FORMATS as LOG_FORMATS, log_notes, read_log
-from ..pair.claim import check_claim
-from ..pair.receipts import Keeper
 from ..pair.settings import Settings
 from ..readers import DEFAULT_READER, ENV_READER, READERS, usable_readers
-from ..server.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,
-                             DEFAULT_TIMEOUT, ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B)
-from ..server.transport import MAX_TIMEOUT
+from ..server.defaults import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,
+                               DEFAULT_TIMEOUT, ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B,
+                               MAX_TIMEOUT)
 from ..store.files import loads_strict
 from ..store.ledger import ENV_LEDGER, ledger_path
 from .report import render_differences
@@ -173,6 +171,8 @@ def settings_from(args):
 def run_check(args, claim, turns):
     """Ask the pair about `claim`; a server that failed for both models is an error."""
     settings = settings_from(args)
+    from ..pair.claim import check_claim
+
     return check_claim(claim, turns, settings, keep_failed=True)
 
 
@@ -194,6 +194,8 @@ def add_ledger_option(parser):
 def keeper_from(args):
     """Where the receipts of a command go: --save and --ledger (or $RECEIPT_PAIR_LEDGER);
     a line the ledger mends is said on standard error."""
+    from ..pair.receipts import Keeper
+
     return Keeper(getattr(args, "save", None), ledger_from(args), note=note)
 
 

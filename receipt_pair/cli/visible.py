@@ -16,16 +16,16 @@ no stream can even encode). Imports nothing from the package.
 
 import contextlib
 import json
-import re
 import sys
 import unicodedata
+from ..patterns import lazy
 
 _NAMES = {"\t": "<TAB>", "\n": "<LF>", "\r": "<CR>", "\b": "<BS>", "\x1b": "<ESC>",
           "\x7f": "<DEL>"}
 _FILLERS = "\u115f\u1160\u3164\uffa0"  # letters by category, blanks on a screen
 _CATEGORIES = ("Cc", "Cf", "Zl", "Zp", "Cs")
 # Everything that is not printable ASCII; each is then judged by `hidden`.
-_NOT_PLAIN = re.compile(r"[^\x20-\x7e]")
+_NOT_PLAIN = lazy(r"[^\x20-\x7e]")
 
 
 def hidden(ch):
@@ -129,3 +129,12 @@ def message(exc):
 
 def print_json(value):
     print(json_text(value, indent=2))
+
+
+def one_line(text, width=None):
+    """Text from a file made safe for one terminal line: whitespace runs as one space,
+    control, format and direction characters as marks, cut to `width`."""
+    text = visible(" ".join(str(text if text is not None else "").split()))
+    if width and len(text) > width:
+        text = text[:width - 3] + "..."
+    return text

@@ -10,6 +10,7 @@ import re
 
 from . import shell
 from .events import BUILD, FAILED, LINT, NOTHING, PASSED, TYPECHECK, UNKNOWN, Event, step_outcome
+from ..patterns import lazy
 
 _TYPECHECKERS = {"mypy", "pyright", "basedpyright", "pytype", "pyre", "vue-tsc", "svelte-check",
                  "flow", "tsc", "dmypy", "ty"}
@@ -38,10 +39,10 @@ _LINT_SUBS = {("go", "vet"), ("cargo", "clippy"), ("cargo", "fmt"), ("deno", "li
               ("nx", "lint"), ("turbo", "lint")}
 _SCRIPT_RUNNERS = {"npm", "yarn", "pnpm", "bun", "deno", "make", "just", "task", "composer",
                    "poe", "hatch", "pixi", "invoke", "nox", "tox"}
-_BUILD_SCRIPT = re.compile(r"(?:^|[:_-])(?:build|compile|bundle|dist|package)(?:$|[:_-])", re.I)
-_LINT_SCRIPT = re.compile(r"(?:^|[:_-])(?:lint|eslint|stylelint|prettier|format|fmt|style|"
+_BUILD_SCRIPT = lazy(r"(?:^|[:_-])(?:build|compile|bundle|dist|package)(?:$|[:_-])", re.I)
+_LINT_SCRIPT = lazy(r"(?:^|[:_-])(?:lint|eslint|stylelint|prettier|format|fmt|style|"
                           r"ruff|flake8)(?:$|[:_-])", re.I)
-_TYPE_SCRIPT = re.compile(r"(?:^|[:_-])(?:typecheck|type-check|types|tsc|check-types|"
+_TYPE_SCRIPT = lazy(r"(?:^|[:_-])(?:typecheck|type-check|types|tsc|check-types|"
                           r"typescript|mypy|pyright|typings)(?:$|[:_-])", re.I)
 _CHECKING = {"--check", "--check-only", "-c", "--diff", "--list-different", "-l", "check", "ci"}
 
@@ -105,12 +106,12 @@ def _script(program, args):
     return names[0]
 
 
-_FOUND_ERRORS = re.compile(r"^(?:Found|found) (\d+) errors?\b")
-_PROBLEMS = re.compile(r"^\W*(\d+) problems? \((\d+) errors?, (\d+) warnings?\)")
-_PYRIGHT = re.compile(r"^(\d+) errors?, (\d+) warnings?, (\d+) (?:informations?|notes?)\b")
-_ERROR_COUNT = re.compile(r"^(?:error: )?(?:aborting due to|could not compile .* due to) "
+_FOUND_ERRORS = lazy(r"^(?:Found|found) (\d+) errors?\b")
+_PROBLEMS = lazy(r"^\W*(\d+) problems? \((\d+) errors?, (\d+) warnings?\)")
+_PYRIGHT = lazy(r"^(\d+) errors?, (\d+) warnings?, (\d+) (?:informations?|notes?)\b")
+_ERROR_COUNT = lazy(r"^(?:error: )?(?:aborting due to|could not compile .* due to) "
                           r"(?:(\d+) previous errors?|previous error)")
-_SUCCESS = re.compile(
+_SUCCESS = lazy(
     r"^(?:Success: no issues found|All checks passed!|BUILD SUCCESS(?:FUL)?\b|Build succeeded\.?|"
     r"(?:\W\s*)?Compiled successfully|webpack \S+ compiled successfully|(?:\W\s*)?built in [\d.]+|"
     r"Finished `?\w+`? (?:profile|target)|Finished (?:dev|release|test) \[|Successfully built "
@@ -118,7 +119,7 @@ _SUCCESS = re.compile(
     r"0 errors?, 0 warnings?|Found 0 errors?|No issues found|Checked \d+ files? in|"
     r"(?:\W\s*)?No (?:lint )?(?:errors|problems|issues) found|Everything is formatted|"
     r"\d+ files? (?:would be )?left unchanged|\d+ files? already formatted)", re.I)
-_FAILURE = re.compile(
+_FAILURE = lazy(
     r"^(?:BUILD FAILURE|BUILD FAILED|Build FAILED\.?|Failed to compile\.?|error\[E\d+\]|"
     r"error TS\d+:|.*\berror TS\d+:|error: could not compile|ERROR: failed to solve|"
     r"make(?:\[\d+\])?: \*\*\* .*Error \d+|npm ERR! |npm error |ELIFECYCLE|"

@@ -6,11 +6,12 @@ import re
 from . import events as ev
 from .decision import (contradicted, last_of, mentions, named_versions,
                        names_token, not_shown, shown)
+from ..patterns import lazy
 
 # -- git -----------------------------------------------------------------------------------------
 
 
-_IMAGE = re.compile(r"\b(?:image|docker|container|registry|ghcr|ecr|gcr|quay|artifact|package|"
+_IMAGE = lazy(r"\b(?:image|docker|container|registry|ghcr|ecr|gcr|quay|artifact|package|"
                     r"wheel|crate|gem|chart)s?\b", re.I)
 
 
@@ -44,7 +45,7 @@ def _same_branch(wanted, names):
     return False
 
 
-_REPO = re.compile(r"\b([\w.-]+/[\w.-]+?)(?:'s\b|\.git\b|\b)")
+_REPO = lazy(r"\b([\w.-]+/[\w.-]+?)(?:'s\b|\.git\b|\b)")
 
 
 def _other_repository(frame, event):

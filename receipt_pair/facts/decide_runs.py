@@ -8,6 +8,7 @@ from .decision import (CONTRADICTED, NOT_SHOWN, Decision, contradicted, edited_a
                        not_shown, shown)
 from .frame import SUCCESS
 from .endings import reports_test_failure
+from ..patterns import lazy
 
 # -- tests ---------------------------------------------------------------------------------------
 
@@ -56,7 +57,7 @@ def _part_failure(log, run, frame):
 
 
 # Words of a command or its output that say tests may have run, whatever ran them.
-_MAY_TEST = re.compile(r"\btests?\b|_tests?\b|\btest_|\bspecs?\b|\bpass(?:ed|ing)\b|"
+_MAY_TEST = lazy(r"\btests?\b|_tests?\b|\btest_|\bspecs?\b|\bpass(?:ed|ing)\b|"
                        r"\bfail(?:ed|ing|ures?)\b|\bPASS\b|\bFAIL\b", re.I)
 
 
@@ -117,15 +118,15 @@ def tests(frame, log):
 # -- builds, lint, type checks ------------------------------------------------------------
 
 
-_MAY_BUILD = {ev.BUILD: re.compile(r"\bbuil[dt]|\bcompil|\bbundl", re.I),
-              ev.LINT: re.compile(r"\blint|\bformat|\bstyle|\bcheck", re.I),
-              ev.TYPECHECK: re.compile(r"\btype|\btsc\b|\bmypy|\bpyright|\bcheck", re.I)}
-_COMPILE_FAILED = re.compile(r"error: could not compile|error\[E\d+\]|SyntaxError|"
+_MAY_BUILD = {ev.BUILD: lazy(r"\bbuil[dt]|\bcompil|\bbundl", re.I),
+              ev.LINT: lazy(r"\blint|\bformat|\bstyle|\bcheck", re.I),
+              ev.TYPECHECK: lazy(r"\btype|\btsc\b|\bmypy|\bpyright|\bcheck", re.I)}
+_COMPILE_FAILED = lazy(r"error: could not compile|error\[E\d+\]|SyntaxError|"
                              r"compilation failed|Compilation failed|cannot find symbol|"
                              r"error TS\d+", re.I)
-_WARNING_LINE = re.compile(r"^\s*\d+:\d+\s+(?:Warning|warning)\b|^warning(?:\[\w+\])?: |"
+_WARNING_LINE = lazy(r"^\s*\d+:\d+\s+(?:Warning|warning)\b|^warning(?:\[\w+\])?: |"
                            r"^\S+:\d+:\d+: warning:|^\s*\W?\s*\d+ warnings?\b")
-_NO_WARNINGS = re.compile(r"\b(?:without|no|zero|0)\s+(?:\w+\s+)?warnings?\b", re.I)
+_NO_WARNINGS = lazy(r"\b(?:without|no|zero|0)\s+(?:\w+\s+)?warnings?\b", re.I)
 
 
 def checks(family):

@@ -8,6 +8,7 @@ from . import events as ev
 from .decision import (CONTRADICTED, Decision, combine, contradicted, fits_names, last_of,
                        mentions, names_token, not_shown, shown)
 from .frame import SUCCESS
+from ..patterns import lazy
 
 # -- installs, deploys, migrations ------------------------------------------------------
 
@@ -52,7 +53,7 @@ def install(frame, log):
 
 # A command that deploys to several places at once (a loop over regions): which failed is
 # not the event's to say.
-_REGIONS = re.compile(r"\bfor\s+\w+\s+in\b|\$\w+|\$\{", re.I)
+_REGIONS = lazy(r"\bfor\s+\w+\s+in\b|\$\w+|\$\{", re.I)
 
 
 def deploy(frame, log):
@@ -85,7 +86,7 @@ def deploy(frame, log):
     return combine(found, frame)
 
 
-_IDENTIFIER = re.compile(r"`([^`\s]{3,80})`|\b([A-Za-z][\w-]*_[\w-]+|[a-z]+-[a-z][\w-]*)\b")
+_IDENTIFIER = lazy(r"`([^`\s]{3,80})`|\b([A-Za-z][\w-]*_[\w-]+|[a-z]+-[a-z][\w-]*)\b")
 
 
 def _names_in(frame, log, event):

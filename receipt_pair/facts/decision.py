@@ -9,6 +9,7 @@ from typing import Optional
 
 from . import events as ev
 from .frame import FAILURE, SUCCESS
+from ..patterns import lazy
 
 SHOWN, CONTRADICTED, NOT_SHOWN = "shown", "contradicted", "not shown"
 
@@ -140,7 +141,7 @@ def last_of(events):
 
 # -- edits -------------------------------------------------------------------------------------
 
-_DOCS = re.compile(r"(?:^|/)(?:README|CHANGELOG|CHANGES|LICENSE|NOTICE|AUTHORS|CONTRIBUTING)"
+_DOCS = lazy(r"(?:^|/)(?:README|CHANGELOG|CHANGES|LICENSE|NOTICE|AUTHORS|CONTRIBUTING)"
                    r"[^/]*$|\.(?:md|markdown|rst|txt|adoc|org|log)$|(?:^|/)docs?/", re.I)
 
 
@@ -169,7 +170,7 @@ def mentions(log, pattern):
 
 
 
-_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?:[-.+][\w.]+)?(?![\w])")
+_VERSION = lazy(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?:[-.+][\w.]+)?(?![\w])")
 
 
 def named_versions(text):

@@ -4,20 +4,21 @@ tests, and a line reporting one test failing.
 """
 
 import re
+from ..patterns import lazy
 
 # Exit statuses of a run that was stopped: an interrupt, a kill, a termination, a timeout.
 CUT_STATUSES = {124, 130, 137, 143, -2, -9, -15}
 # What a harness or a shell prints when it stops a command: read only at the end of the
 # output, where it stands when the command itself was stopped (a test that times out
 # inside a run that goes on is the run's own failure, not a cut).
-_CUT_LINE = re.compile(
+_CUT_LINE = lazy(
     r"^(?:KeyboardInterrupt\b|!+ KeyboardInterrupt !+|\^C$|Terminated$|Killed$|"
     r"(?:Command|Execution|Process) (?:timed out|was killed|was terminated)\b|"
     r"EXECUTION TIMED OUT|Error: Command timed out|\[?Command timed out after|"
     r"The command timed out|Timed out after \d+ ?(?:s|seconds|ms)\b.*$|"
     r"Command exceeded (?:the )?(?:timeout|time limit))", re.I)
 # pytest's "Interrupted: 2 errors during collection" is a failure, not a cut.
-_COLLECTION_ERRORS = re.compile(r"Interrupted: \d+ errors? during collection")
+_COLLECTION_ERRORS = lazy(r"Interrupted: \d+ errors? during collection")
 _TAIL = 5
 
 
@@ -40,7 +41,7 @@ def cut_line(lines):
 # A line that reports one test failing, whatever the runner: jest's and vitest's "FAIL
 # path", go's "--- FAIL:", pytest's short summary "FAILED tests/x.py::t", TAP's "not ok",
 # a project's "✗ Test failed: ...".
-_TEST_FAILED = re.compile(r"^(?:FAIL\s+\S|--- FAIL:|FAILED \S+::|FAILED \S+\.py\b|"
+_TEST_FAILED = lazy(r"^(?:FAIL\s+\S|--- FAIL:|FAILED \S+::|FAILED \S+\.py\b|"
                           r"not ok \d+|[\u2717\u2718\u274c\u00d7]\s*\S.*\b(?:fail|error)|"
                           r"\d+\) \S.*\bFAILED\b)", re.I)
 
@@ -58,7 +59,7 @@ def failure_line(lines):
     return None
 
 
-_NO_TESTS = re.compile(r"^(?:No tests found|No test files found|no tests ran|"
+_NO_TESTS = lazy(r"^(?:No tests found|No test files found|no tests ran|"
                        r"No tests executed!|0 examples, 0 failures|running 0 tests|"
                        r"Ran 0 tests in|NO TESTS RAN|collected 0 items|no tests to run|"
                        r"No test suites? found|.*\[no test files\])", re.I)

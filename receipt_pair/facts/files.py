@@ -13,6 +13,7 @@ import re
 
 from . import shell
 from .events import EDIT, FAILED, PASSED, Event
+from ..patterns import lazy
 
 _EDIT_TOOLS = {"edit", "multiedit", "write", "notebookedit", "write_to_file", "apply_diff",
                "replace_in_file", "insert_content", "search_and_replace", "str_replace_editor",
@@ -22,13 +23,13 @@ _EDIT_TOOLS = {"edit", "multiedit", "write", "notebookedit", "write_to_file", "a
                "writefile", "editfile", "strreplace", "multi_edit", "applypatch"}
 _PATH_KEYS = ("path", "file_path", "filePath", "target_file", "absolute_path", "notebook_path",
               "filename", "file", "target")
-_TOOL_FAILED = re.compile(r"^(?:Error\b|error:|ERROR\b|No changes (?:to make|were made)|"
+_TOOL_FAILED = lazy(r"^(?:Error\b|error:|ERROR\b|No changes (?:to make|were made)|"
                           r"String to replace not found|old_string not found|Failed to|"
                           r"<tool_use_error>|Tool \S+ failed|The file .* does not exist|"
                           r"Invalid |No replacement was performed|\[ERROR\])", re.I)
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$|^patching file '?([^'\s]+)",
+_PATCH_FILE = lazy(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$|^patching file '?([^'\s]+)",
                          re.M)
-_WRITE_CALL = re.compile(r"""open\(\s*(?:f?['"])([^'"]+)['"]\s*,\s*['"][wax]b?\+?['"]|"""
+_WRITE_CALL = lazy(r"""open\(\s*(?:f?['"])([^'"]+)['"]\s*,\s*['"][wax]b?\+?['"]|"""
                          r"""Path\(\s*['"]([^'"]+)['"]\s*\)\.write_(?:text|bytes)""")
 
 

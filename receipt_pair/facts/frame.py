@@ -16,6 +16,7 @@ from typing import Optional, Tuple
 
 from . import events as ev
 from .installs import envs_in
+from ..patterns import lazy
 
 SUCCESS, FAILURE, MIXED, HEDGED = "success", "failure", "mixed", "hedged"
 FILE, CLEAN, BRANCH, HEAD, CWD, RUN = "file", "clean", "branch", "head", "cwd", "run"
@@ -67,39 +68,39 @@ _TEST_WORD = r"(?:tests?|specs?|test\s+suite|suite|testcases?|test\s+cases?|pyte
 _PASS_WORD = r"(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|ok|clean|fail(?:s|ed|ing|ures?)?|" \
              r"broken|red|error(?:s|ed)?)"
 _KIND_PATTERNS = (
-    (ev.TESTS, re.compile(rf"\b{_TEST_WORD}\b.*\b{_PASS_WORD}\b|\b(?:pass(?:es|ed|ing)?|"
+    (ev.TESTS, lazy(rf"\b{_TEST_WORD}\b.*\b{_PASS_WORD}\b|\b(?:pass(?:es|ed|ing)?|"
                           rf"fail(?:s|ed|ing)?|ran|run)\b.*\b{_TEST_WORD}\b|\b\d+\s*/\s*\d+\s+"
                           rf"(?:tests?|specs?)\b|\ball\s+(?:\d+\s+)?(?:tests?|specs?)\b|"
                           rf"\b\d+\s+(?:\w+\s+)?(?:tests?|specs?)\s+(?:passed|passing|failed|"
                           rf"failing)\b", re.I)),
-    (ev.PUSH, re.compile(r"\bpush(?:ed|es)?\b", re.I)),
-    (ev.COMMIT, re.compile(r"\bcommitted\b|\b(?:created|made) (?:a |the |\w+ )?commit\b|"
+    (ev.PUSH, lazy(r"\bpush(?:ed|es)?\b", re.I)),
+    (ev.COMMIT, lazy(r"\bcommitted\b|\b(?:created|made) (?:a |the |\w+ )?commit\b|"
                            r"\bcommit:?\s+`?[0-9a-f]{7,40}\b", re.I)),
-    (ev.MERGE, re.compile(r"\b(?:merged?|rebased?|fast-forward(?:ed)?)\b", re.I)),
-    (ev.TAG, re.compile(r"\btagged\b|\bcreated (?:the |a )?tag\b", re.I)),
-    (ev.TYPECHECK, re.compile(r"\btype[- ]?check(?:s|ed|ing)?\b|\btypes? (?:check|are clean|"
+    (ev.MERGE, lazy(r"\b(?:merged?|rebased?|fast-forward(?:ed)?)\b", re.I)),
+    (ev.TAG, lazy(r"\btagged\b|\bcreated (?:the |a )?tag\b", re.I)),
+    (ev.TYPECHECK, lazy(r"\btype[- ]?check(?:s|ed|ing)?\b|\btypes? (?:check|are clean|"
                               r"pass)|\b(?:mypy|pyright|tsc)\b|\btype errors?\b", re.I)),
-    (ev.LINT, re.compile(r"\blint(?:s|ed|ing|er)?\b|\b(?:eslint|ruff|flake8|pylint|clippy|"
+    (ev.LINT, lazy(r"\blint(?:s|ed|ing|er)?\b|\b(?:eslint|ruff|flake8|pylint|clippy|"
                          r"golangci-lint|rubocop|shellcheck)\b", re.I)),
-    (ev.BUILD, re.compile(r"\b(?:builds?|build\s+(?:step|job))\s+(?:\w+\s+){0,2}?(?:succeed\w*|"
+    (ev.BUILD, lazy(r"\b(?:builds?|build\s+(?:step|job))\s+(?:\w+\s+){0,2}?(?:succeed\w*|"
                           r"pass\w*|fail\w*|works?|worked|is\s+green|is\s+clean|completed?|"
                           r"ok|broke\w*|errors?|without|with\s+no|cleanly|fine)\b|"
                           r"\b(?:built|compiles?|compiled|compilation)\b|\b(?:it|project|app|code|"
                           r"everything|package|crate|module|library|binary|image)\s+builds\b|"
                           r"\b(?:the|a)\s+(?:\w+\s+)?build\s*(?:is|was)\b", re.I)),
-    (ev.INSTALL, re.compile(r"\binstall(?:s|ed|ation)?\b", re.I)),
-    (ev.MIGRATE, re.compile(r"\bmigrations?\b.*\b(?:ran|run|applied|succeed\w*|pass\w*|fail\w*)"
+    (ev.INSTALL, lazy(r"\binstall(?:s|ed|ation)?\b", re.I)),
+    (ev.MIGRATE, lazy(r"\bmigrations?\b.*\b(?:ran|run|applied|succeed\w*|pass\w*|fail\w*)"
                             r"|\b(?:migrated|applied)\b.*\b(?:migrations?|database|db|schema)\b",
                             re.I)),
-    (ev.DEPLOY, re.compile(r"\b(?:deploy(?:s|ed|ment)?|releas(?:ed|es)|publish(?:ed|es)?|"
+    (ev.DEPLOY, lazy(r"\b(?:deploy(?:s|ed|ment)?|releas(?:ed|es)|publish(?:ed|es)?|"
                            r"roll(?:ed)?\s*out|rollout|shipped|is\s+live|went\s+live)\b", re.I)),
-    (CLEAN, re.compile(r"\bworking (?:tree|directory) (?:is )?clean\b|\bnothing to commit\b|"
+    (CLEAN, lazy(r"\bworking (?:tree|directory) (?:is )?clean\b|\bnothing to commit\b|"
                        r"\ball changes (?:are |have been )?committed\b", re.I)),
-    (CWD, re.compile(r"\b(?:working|current)\s+(?:directory|folder|dir)\b|\bpwd\b|\bcwd\b",
+    (CWD, lazy(r"\b(?:working|current)\s+(?:directory|folder|dir)\b|\bpwd\b|\bcwd\b",
                      re.I)),
-    (HEAD, re.compile(r"\b(?:HEAD|latest commit|last commit|head commit|tip)\b.{0,40}?\b"
+    (HEAD, lazy(r"\b(?:HEAD|latest commit|last commit|head commit|tip)\b.{0,40}?\b"
                       r"(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b", re.I)),
-    (FILE, re.compile(r"\b(?:created|saved|wrote|written|generated|exported|exists?|"
+    (FILE, lazy(r"\b(?:created|saved|wrote|written|generated|exported|exists?|"
                       r"added|produced|output(?:ted)?|contains?|holds?|includes?|lists?|"
                       r"listed|present)\b", re.I)),
 )
@@ -108,7 +109,7 @@ _KIND_PATTERNS = (
 _OPERATION_VERB = r"(?:pass\w*|push\w*|deploy\w*|build\w*|built|run|ran|commit\w*|merg\w*|" \
                   r"install\w*|work\w*|succeed\w*|releas\w*|publish\w*|compil\w*|migrat\w*|" \
                   r"be\s+(?:pushed|deployed|merged|released|committed|green|clean|fixed))"
-_HEDGE = re.compile(
+_HEDGE = lazy(
     r"\b(?:should|would|will|shall|may|might|could|can|ready\s+to|ready\s+for|need(?:s|ed)?\s+to|"
     r"have\s+to|has\s+to|going\s+to|plan(?:s|ned)?\s+to|try(?:ing)?\s+to|expect(?:ed)?\s+to|"
     r"remember\s+to|make\s+sure\s+(?:to\s+)?|let\s+me|i'?ll)\s+(?:now\s+|still\s+|also\s+|then\s+|"
@@ -116,34 +117,34 @@ _HEDGE = re.compile(
     r"ci\s+|it\s+|we\s+)?\w*\s*" + _OPERATION_VERB + r"|^\s*(?:please|next(?: step)?s?:?|todo:?|"
     r"to\s+do:?)\b|\b(?:please|you\s+can|you\s+may|you'?ll\s+need)\b", re.I)
 # Words that admit a failure. "no errors", "0 failures", "without errors" admit none.
-_FAILURE = re.compile(
+_FAILURE = lazy(
     r"\b(?:fail(?:s|ed|ing|ures?)?|broken|break(?:s|ing)?|errors?|erroring|errored|"
     r"rejected|not (?:pass\w*|work\w*|push\w*|built|build\w*|run|ran|deployed|committed)|"
     r"(?:didn'?t|did not|doesn'?t|does not|don'?t|do not|won'?t|wasn'?t|weren'?t|isn'?t|"
     r"aren'?t|couldn'?t|could not|can'?t|cannot|unable to|never|still)\b|crash(?:es|ed)?|"
     r"red\b|timed out|time[sd]? out|panic(?:s|ked)?)", re.I)
-_NO_FAILURE = re.compile(
+_NO_FAILURE = lazy(
     r"\b(?:no|zero|0|without(?: any)?|free of|none)\s+(?:\w+\s+){0,2}?(?:fail\w*|errors?|"
     r"issues?|problems?|warnings?|regressions?)\b|\bnone (?:fail\w*|broke\w*)\b|"
     r"\b0 (?:failed|failures?|errors?)\b|\bfailing tests? (?:are |were )?(?:now )?(?:fixed|"
     r"passing)\b|\bfix(?:ed|es)? (?:the |all |\d+ )?(?:fail\w*|errors?|broken)\b", re.I)
-_SUCCESS_WORDS = re.compile(r"\b(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful"
+_SUCCESS_WORDS = lazy(r"\b(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?|success(?:ful"
                             r"(?:ly)?)?|ok|clean|works?|worked|done|complete[sd]?)\b", re.I)
-_COUNT = re.compile(r"\b(?:all\s+)?(\d{1,6})\s*(?:/\s*(\d{1,6})\s*)?(?:(?:unit|integration|e2e|"
+_COUNT = lazy(r"\b(?:all\s+)?(\d{1,6})\s*(?:/\s*(\d{1,6})\s*)?(?:(?:unit|integration|e2e|"
                     r"\w+)\s+)?(?:tests?|specs?|test cases?|checks?)?\s*(?:now\s+)?"
                     r"(?:are\s+|were\s+)?(pass(?:es|ed|ing)?|fail(?:s|ed|ing)?|green)\b", re.I)
-_COUNT_BEFORE = re.compile(r"\b(?:all\s+)?(\d{1,6})\s+(?:of\s+(?:the\s+)?\d+\s+)?(?:(?:unit|"
+_COUNT_BEFORE = lazy(r"\b(?:all\s+)?(\d{1,6})\s+(?:of\s+(?:the\s+)?\d+\s+)?(?:(?:unit|"
                            r"integration|e2e|\w+)\s+)?(?:tests?|specs?)\b", re.I)
 _QUALIFIERS = ("integration", "e2e", "end-to-end", "frontend", "backend", "api",
                "smoke", "regression", "acceptance", "functional", "browser", "ui", "server",
                "client", "python", "javascript", "typescript", "rust", "go", "java")
-_TEST_PART = re.compile(r"(?:[\w./-]*/)?test_\w+(?:\.py)?(?:::\w+)*|\w+_test(?:\.go|\.py)?\b|"
+_TEST_PART = lazy(r"(?:[\w./-]*/)?test_\w+(?:\.py)?(?:::\w+)*|\w+_test(?:\.go|\.py)?\b|"
                         r"[\w./-]+\.(?:test|spec)\.[jt]sx?\b|\bTest[A-Z]\w+|[\w./-]*tests?/[\w./-]+"
                         r"|[\w./-]+::\w+")
-_PATH = re.compile(r"(?<![\w@])(?:~?/|\./|\.\./)?(?:[\w.-]+/)*[\w.-]+\.[A-Za-z][A-Za-z0-9]{0,6}"
+_PATH = lazy(r"(?<![\w@])(?:~?/|\./|\.\./)?(?:[\w.-]+/)*[\w.-]+\.[A-Za-z][A-Za-z0-9]{0,6}"
                    r"\b(?!\()|(?<![\w@])(?:~?/|\./)(?:[\w.-]+/)+[\w.-]*")
-_SHA = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
-_BRANCH = re.compile(
+_SHA = lazy(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
+_BRANCH = lazy(
     r"(?:\b(?:to|into|onto|on|from)\s+(?:the\s+)?(?:remote\s+)?(?:branch\s+)?"
     r"[`'\"]?(?:origin/)?(?P<to>[A-Za-z0-9][\w./-]*)[`'\"]?(?:\s+branch)?)"
     r"|\borigin/(?P<origin>[\w./-]+)"
@@ -157,13 +158,13 @@ _NOT_BRANCHES = {"the", "a", "an", "remote", "origin", "github", "gitlab", "bitb
                  "disk", "registry", "docker", "hub", "pypi", "npm", "cloud", "aws", "push",
                  "deploy", "merge", "commit", "run", "be", "go", "do", "make", "use", "fix",
                  "production.", "prod.", "staging.", "date", "latest", "head"}
-_PACKAGE = re.compile(r"\binstall(?:ed)?\s+(?:the\s+)?(?:`([^`]+)`|([a-z0-9@][\w.@/-]*"
+_PACKAGE = lazy(r"\binstall(?:ed)?\s+(?:the\s+)?(?:`([^`]+)`|([a-z0-9@][\w.@/-]*"
                       r"(?:\s*(?:,|and)\s*[a-z0-9@][\w.@/-]*)*))", re.I)
 _NOT_PACKAGES = {"the", "a", "all", "dependencies", "deps", "packages", "package", "requirements",
                  "it", "them", "everything", "successfully", "and", "locally", "globally",
                  "with", "via", "using", "from", "in", "to", "for", "on", "now", "required",
                  "missing", "needed", "necessary"}
-_RUN_CLAIM = re.compile(r"\b(?:ran|run|runs|executed|executes|invoked|used|using|with|via)\s+"
+_RUN_CLAIM = lazy(r"\b(?:ran|run|runs|executed|executes|invoked|used|using|with|via)\s+"
                         r"(?:the\s+)?`?(?P<program>[\w./-]+)`?", re.I)
 _FILLER = set("""a an the and or but so then now also just all every each both this that these
 those it its it's is are was were be been being has have had do does did done to of in on at
@@ -173,7 +174,7 @@ already yet new latest locally remotely cleanly without any no not zero none som
 several changes change code work everything things thing project repo repository
 now ✅ ✓ status result results output verified confirmed checked ran run running
 """.split())
-_OPERATION_WORDS = re.compile(
+_OPERATION_WORDS = lazy(
     r"\b(?:tests?|specs?|suites?|test\s+cases?|pass(?:es|ed|ing)?|green|push(?:ed|es)?|"
     r"commit(?:ted|s)?|merge[ds]?|rebased?|tag(?:ged)?|build(?:s)?|built|compil\w*|lint\w*|"
     r"type[- ]?check\w*|types?|install\w*|deploy\w*|releas\w*|publish\w*|migrat\w*|"
@@ -317,7 +318,7 @@ def claim_branches(text):
     return found
 
 
-_PACKAGE_BEFORE = re.compile(r"(?:`([^`]+)`|\b([a-z0-9@][\w.@/-]*))(?:\s+(?:package|library|"
+_PACKAGE_BEFORE = lazy(r"(?:`([^`]+)`|\b([a-z0-9@][\w.@/-]*))(?:\s+(?:package|library|"
                              r"module|cli|tool))?\s+(?:was|is|were|are|has\s+been|have\s+been)\s+"
                              r"(?:now\s+|successfully\s+|already\s+)?installed\b", re.I)
 
@@ -359,7 +360,7 @@ def ran_programs(claim):
 
 # Verbs of work other than the operations a frame reads: a claim that uses one says it did
 # something its operations cannot show ("fixed the null check; the tests pass").
-_WORK = re.compile(
+_WORK = lazy(
     r"\b(?:fixed|added|implemented|refactored|updated|removed|changed|wrote|written|"
     r"resolved|improved|replaced|renamed|converted|introduced|handled|ensured|made|"
     r"cleaned\s+up|modified|rewrote|rewritten|extracted|configured|set\s+up|enabled|"
@@ -368,12 +369,12 @@ _WORK = re.compile(
     r"reduced|increased|moved|merged|wired|hooked\s+up|integrated|validated|adjusted|"
     r"addressed|applied|defined|declared|exported|imported|included|inserted|populated|"
     r"filled|built\s+(?:a|an|the)\b)\b", re.I)
-_ONGOING = re.compile(r"\b(?:fixing|working on|still (?:need|have|to)|remaining|the rest|"
+_ONGOING = lazy(r"\b(?:fixing|working on|still (?:need|have|to)|remaining|the rest|"
                       r"left to|in progress|partially|partly|some of|most of|except|but)\b",
                       re.I)
 
 
-_FILE_WORDS = re.compile(r"\b(?:created|saved|wrote|written|generated|exported|exists?|added|"
+_FILE_WORDS = lazy(r"\b(?:created|saved|wrote|written|generated|exported|exists?|added|"
                          r"produced|output(?:ted)?|contains?|holds?|includes?|lists?|listed|"
                          r"present|file|files|folder|directory|new|the|a|an|and|to|at|in|into|"
                          r"has|have|been|was|were|is|are|successfully|both|all|as|under|"

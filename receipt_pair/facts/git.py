@@ -14,6 +14,7 @@ import re
 from . import shell
 from .events import (COMMIT, MERGE, NOTHING, PASSED, PUSH, TAG, UNKNOWN, Event,
                      step_outcome)
+from ..patterns import lazy
 
 # Options of git itself that take a value: `git -C repo push`.
 _GIT_VALUE_OPTIONS = ("-C", "-c", "--git-dir", "--work-tree", "--namespace")
@@ -37,12 +38,12 @@ def _after_sub(step, sub):
     return []
 
 
-_REF = re.compile(
+_REF = lazy(
     r"^\s*(?P<flag>[+\-*=!t]?)\s*(?P<what>[0-9a-f]{4,40}\.\.\.?[0-9a-f]{4,40}|\[new branch\]|"
     r"\[new tag\]|\[new reference\]|\[rejected\]|\[remote rejected\]|\[up to date\]|"
     r"\[deleted\]|\[remote failure\])\s+(?P<src>\S+)\s+->\s+(?P<dst>\S+)(?:\s+\((?P<why>.*)\))?")
-_UP_TO_DATE = re.compile(r"^\s*Everything up-to-date\s*$")
-_PUSH_FAILED = re.compile(
+_UP_TO_DATE = lazy(r"^\s*Everything up-to-date\s*$")
+_PUSH_FAILED = lazy(
     r"^(?:error: failed to push some refs|fatal: |error: src refspec .* does not match|"
     r"remote: (?:error|fatal)\b|ERROR: |remote: Permission to .* denied|"
     r"error: The requested URL returned error|To prevent you from losing history)", re.I)
@@ -146,11 +147,11 @@ def _push(read, step):
                  detail=detail, command=" ".join(step.words)[:300], parts=parts)
 
 
-_COMMIT_LINE = re.compile(r"^\[(?P<branch>[^\s\]]+)(?: \(root-commit\))? (?P<sha>[0-9a-f]{7,40})\]"
+_COMMIT_LINE = lazy(r"^\[(?P<branch>[^\s\]]+)(?: \(root-commit\))? (?P<sha>[0-9a-f]{7,40})\]"
                           r" (?P<message>.*)$")
-_NOTHING_TO_COMMIT = re.compile(r"^(?:nothing to commit|no changes added to commit|nothing "
+_NOTHING_TO_COMMIT = lazy(r"^(?:nothing to commit|no changes added to commit|nothing "
                                 r"added to commit)", re.I)
-_COMMIT_FAILED = re.compile(r"^(?:fatal: |error: |Aborting commit|\S+\.{3,}\s*Failed$|"
+_COMMIT_FAILED = lazy(r"^(?:fatal: |error: |Aborting commit|\S+\.{3,}\s*Failed$|"
                             r"- hook id: |husky - .* (?:failed|hook exited)|"
                             r"Author identity unknown|Please tell me who you are)", re.I)
 
@@ -187,9 +188,9 @@ def _commit(read, step):
                  command=" ".join(step.words)[:300])
 
 
-_MERGED = re.compile(r"^(?:Fast-forward|Merge made by|Already up[ -]to[ -]date\.?|"
+_MERGED = lazy(r"^(?:Fast-forward|Merge made by|Already up[ -]to[ -]date\.?|"
                      r"Successfully rebased and updated|Updating [0-9a-f]+\.\.[0-9a-f]+)")
-_CONFLICT = re.compile(r"^(?:CONFLICT \(|Automatic merge failed|error: could not apply|"
+_CONFLICT = lazy(r"^(?:CONFLICT \(|Automatic merge failed|error: could not apply|"
                        r"fatal: |error: Your local changes to the following files would be "
                        r"overwritten|merge: \S+ - not something we can merge|"
                        r"error: Merging is not possible|hint: Resolve all conflicts)")

@@ -13,6 +13,7 @@ import re
 from . import shell
 from .events import (DEPLOY, FAILED, HTTP, INSTALL, MIGRATE, NOTHING, PASSED, UNKNOWN, Event,
                      step_outcome)
+from ..patterns import lazy
 
 _INSTALLERS = {("pip", "install"), ("uv", "pip"), ("uv", "add"), ("uv", "sync"),
                ("poetry", "install"), ("poetry", "add"), ("pipenv", "install"),
@@ -44,9 +45,9 @@ _DEPLOYERS = {("vercel", ""), ("netlify", "deploy"), ("fly", "deploy"), ("kubect
               ("eb", "deploy"), ("railway", "up"), ("heroku", ""), ("az", ""),
               ("aws", ""), ("uv", "publish"), ("flutter", "pub"), ("skaffold", "run"),
               ("terraform", "plan"), ("helm", "template"), ("cdk", "diff")}
-_DEPLOY_SCRIPT = re.compile(r"(?:^|[:_./-])(?:deploy|release|publish|ship|rollout)(?:$|[:_./-])",
+_DEPLOY_SCRIPT = lazy(r"(?:^|[:_./-])(?:deploy|release|publish|ship|rollout)(?:$|[:_./-])",
                             re.I)
-_DRY = re.compile(r"^(?:--dry-run(?:=\S+)?|--dryrun|--plan-only|--noop|--check|--simulate|"
+_DRY = lazy(r"^(?:--dry-run(?:=\S+)?|--dryrun|--plan-only|--noop|--check|--simulate|"
                   r"--what-if|--no-execute-changeset)$")
 _ENV_WORDS = {"production": "production", "prod": "production", "prd": "production",
               "live": "production", "staging": "staging", "stage": "staging",
@@ -80,16 +81,16 @@ def _package(word):
     return name.lower()
 
 
-_PIP_DONE = re.compile(r"^Successfully installed (.+)$")
-_ALREADY = re.compile(r"^(?:Requirement already satisfied: (\S+)|(\S+) is already the newest "
+_PIP_DONE = lazy(r"^Successfully installed (.+)$")
+_ALREADY = lazy(r"^(?:Requirement already satisfied: (\S+)|(\S+) is already the newest "
                       r"version|Package '?(\S+?)'? is already installed)")
-_INSTALL_FAILED = re.compile(
+_INSTALL_FAILED = lazy(
     r"^(?:ERROR: (?:Could not|No matching|Failed|Cannot|Exception)|error: subprocess-exited|"
     r"npm ERR! |npm error (?:code|ERESOLVE|\d{3}|404)|E: (?:Unable to locate|Package .* has no)|"
     r"error: failed to |Could not resolve dependency|ERR_PNPM_|error An unexpected error|"
     r"Error: No such keg|error: could not find|Because .* version solving failed|"
     r"×|error: Failed to)")
-_INSTALL_DONE = re.compile(r"^(?:added \d+ packages?|up to date|Installed \d+ packages? in|"
+_INSTALL_DONE = lazy(r"^(?:added \d+ packages?|up to date|Installed \d+ packages? in|"
                            r"Resolved \d+ packages? in|Done in [\d.]+s|Setting up \S+|"
                            r"Installing collected packages|Successfully installed|Audited \d+)")
 
@@ -138,13 +139,13 @@ def _install(read, step, sub):
                  command=" ".join(step.words)[:300], parts=tuple(parts))
 
 
-_DEPLOY_DONE = re.compile(
+_DEPLOY_DONE = lazy(
     r"^(?:(?:[\u2705\u2714\u2713]\s*)?Production: https?://|Deploy is live|(?:\W\s*)?Deployed\b|.*successfully "
     r"rolled out|Apply complete! Resources:|STATUS: deployed|(?:\W\s*)?Deploy complete|"
     r"\+ \S+@\d|Published \S+|View at:|\S+: digest: sha256:[0-9a-f]+ size: \d+|"
     r"Successfully (?:deployed|published|uploaded)|Current Version:|(?:\W\s*)?Success! |"
     r"Released \S+|deployment \"\S+\" successfully rolled out|.* (?:configured|created)$)", re.I)
-_DEPLOY_FAILED = re.compile(
+_DEPLOY_FAILED = lazy(
     r"^(?:Error: |ERROR: |Error! |error: |Deployment failed|Deploy failed|Release failed|"
     r"npm ERR! |npm error |denied: |unauthorized: |.*\bFAILED\b|Error from server)")
 
@@ -170,7 +171,7 @@ def _deploy(read, step, sub):
                  command=" ".join(step.words)[:300])
 
 
-_MIGRATE_DONE = re.compile(r"^(?:Applying \S+\.\.\. OK|Running upgrade|No migrations to apply|"
+_MIGRATE_DONE = lazy(r"^(?:Applying \S+\.\.\. OK|Running upgrade|No migrations to apply|"
                            r"All migrations have been successfully applied|Migrated: |"
                            r"Your database is now in sync|Batch \d+ run: \d+ migrations?|"
                            r"== \d+ \w+: migrated|Nothing to migrate)", re.I)
@@ -190,10 +191,10 @@ def _migrate(read, step, sub):
                  read.status_of(step), line, index, command=" ".join(step.words)[:300])
 
 
-_HTTP_LINE = re.compile(r"^(?:<\s*)?HTTP/[\d.]+\s+(\d{3})\b")
-_WGET = re.compile(r"HTTP request sent, awaiting response\.\.\. (\d{3})\b")
-_WRITE_OUT = re.compile(r"%\{(?:http_code|response_code)\}")
-_CURL_ERROR = re.compile(r"^curl: \((\d+)\) (.*)$")
+_HTTP_LINE = lazy(r"^(?:<\s*)?HTTP/[\d.]+\s+(\d{3})\b")
+_WGET = lazy(r"HTTP request sent, awaiting response\.\.\. (\d{3})\b")
+_WRITE_OUT = lazy(r"%\{(?:http_code|response_code)\}")
+_CURL_ERROR = lazy(r"^curl: \((\d+)\) (.*)$")
 
 
 def _http(read, step):

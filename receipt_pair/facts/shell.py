@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Tuple
 
 from .wrappers import _is_redirect, positional, resolve, strip_prefixes  # noqa: F401
+from ..patterns import lazy
 
 # Steps that only prepare the next one: they run nothing a claim can be about.
 _PREPARE = {"cd", "pushd", "popd", "export", "set", "source", ".", "unset", "alias",
@@ -37,7 +38,7 @@ FILTERS = {"tail", "head", "grep", "egrep", "fgrep", "rg", "tee", "sort", "uniq"
            "fold", "xxd", "od", "ts", "ansi2txt", "col", "strings", "python3", "python"}
 _ECHOES = {"echo", "printf", "true", ":"}
 # `set -o pipefail` (or `set -euo pipefail`) makes a pipeline's status its worst step's.
-_PIPEFAIL = re.compile(r"(?:^|[\s;&|])set\s+(?:-[a-zA-Z]*o\s+pipefail|-o\s+pipefail|"
+_PIPEFAIL = lazy(r"(?:^|[\s;&|])set\s+(?:-[a-zA-Z]*o\s+pipefail|-o\s+pipefail|"
                        r"-[a-zA-Z]*\s+-o\s+pipefail)")
 
 
@@ -149,7 +150,7 @@ def _literal(node):
     return False
 
 
-_CONSOLE_LITERAL = re.compile(
+_CONSOLE_LITERAL = lazy(
     r"""^\s*(?:console\.log\(\s*(?:'[^'\\]*'|"[^"\\]*"|`[^`$\\]*`)\s*\)\s*;?\s*)+$""")
 
 
@@ -160,7 +161,7 @@ def _logs_only_literals(code):
 # -- splitting a command line into steps ------------------------------------------------
 
 _OPERATORS = ("&&", "||", "|&", ";;", "|", ";", "&", "\n", "(", ")")
-_HEREDOC = re.compile(r"<<(-?)\s*(['\"]?)([A-Za-z_][\w.-]*)\2")
+_HEREDOC = lazy(r"<<(-?)\s*(['\"]?)([A-Za-z_][\w.-]*)\2")
 
 
 def _pieces(cmd):
@@ -271,7 +272,7 @@ def _split_words(text):
         return text.split()
 
 
-_ERREXIT = re.compile(r"(?:^|[\s;&|])set\s+-[a-zA-Z]*e")
+_ERREXIT = lazy(r"(?:^|[\s;&|])set\s+-[a-zA-Z]*e")
 
 
 def parse(cmd, _depth=0):
@@ -313,7 +314,7 @@ def _steps(text, words, before, after, heredoc, depth):
                  writes=writes)]
 
 
-_REDIRECT = re.compile(r"^(?P<fd>\d*|&)(?P<op>>>|>\||>&|>|<<-|<<<|<<|<&|<>|<)(?P<target>.*)$")
+_REDIRECT = lazy(r"^(?P<fd>\d*|&)(?P<op>>>|>\||>&|>|<<-|<<<|<<|<&|<>|<)(?P<target>.*)$")
 
 
 def without_redirects(words):

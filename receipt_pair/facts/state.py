@@ -10,20 +10,21 @@ import re
 from . import shell
 from .events import FAILED, PASSED, STATE, UNKNOWN, Event
 from .git import git_subcommand
+from ..patterns import lazy
 
 _LISTERS = {"ls", "dir", "find", "tree", "glob", "list_files", "list_dir", "ls_files", "fd",
             "exa", "eza", "list_directory", "listdir"}
 _SHOWERS = {"cat", "read", "read_file", "view", "bat", "head", "tail", "less", "more", "type",
             "open", "nl", "view_file", "readfile"}
-_MISSING = re.compile(r"(?:No such file or directory|cannot access|does not exist|not found|"
+_MISSING = lazy(r"(?:No such file or directory|cannot access|does not exist|not found|"
                       r"cannot find the path)", re.I)
-_ON_BRANCH = re.compile(r"^On branch (\S+)")
-_CLEAN = re.compile(r"^nothing to commit,? (?:\(?working (?:tree|directory) clean\)?)")
-_DIRTY = re.compile(r"^(?:Changes not staged for commit|Changes to be committed|"
+_ON_BRANCH = lazy(r"^On branch (\S+)")
+_CLEAN = lazy(r"^nothing to commit,? (?:\(?working (?:tree|directory) clean\)?)")
+_DIRTY = lazy(r"^(?:Changes not staged for commit|Changes to be committed|"
                     r"Untracked files|Unmerged paths|You have unmerged paths)")
-_LOG_LINE = re.compile(r"^(?:commit )?([0-9a-f]{7,40})\b(?:\s+(?:\([^)]*\)\s+)?(.*))?$")
-_BRANCH_LINE = re.compile(r"^\*\s+(\S+)")
-_SHA = re.compile(r"^[0-9a-f]{7,40}$")
+_LOG_LINE = lazy(r"^(?:commit )?([0-9a-f]{7,40})\b(?:\s+(?:\([^)]*\)\s+)?(.*))?$")
+_BRANCH_LINE = lazy(r"^\*\s+(\S+)")
+_SHA = lazy(r"^[0-9a-f]{7,40}$")
 
 
 def read(read, taken):

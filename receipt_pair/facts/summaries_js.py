@@ -4,31 +4,32 @@ test runner and TAP, playwright) and of pest, which prints jest's shape."""
 import re
 
 from .summary_kit import Summary, counted_lines, each, n, words
+from ..patterns import lazy
 
-_JEST = re.compile(r"^\s*Tests:\s+(?P<parts>.+?),?\s+(?P<total>\d+) total")
-
-
-_VITEST = re.compile(r"^\s*Tests\s+(?P<parts>\d+ \w+(?: \| \d+ \w+)*)\s+\((?P<total>\d+)\)")
+_JEST = lazy(r"^\s*Tests:\s+(?P<parts>.+?),?\s+(?P<total>\d+) total")
 
 
-_MOCHA = re.compile(r"^\s*(\d+) (passing|failing|pending)\b")
+_VITEST = lazy(r"^\s*Tests\s+(?P<parts>\d+ \w+(?: \| \d+ \w+)*)\s+\((?P<total>\d+)\)")
 
 
-_PEST = re.compile(r"^\s*Tests:\s+(?P<parts>\d+ \w+(?:, \d+ \w+)*)\s*\(\d+ assertions?")
+_MOCHA = lazy(r"^\s*(\d+) (passing|failing|pending)\b")
 
 
-_DENO = re.compile(r"^(ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed"
+_PEST = lazy(r"^\s*Tests:\s+(?P<parts>\d+ \w+(?:, \d+ \w+)*)\s*\(\d+ assertions?")
+
+
+_DENO = lazy(r"^(ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed"
                    r"(?: \| (\d+) ignored)?")
 
 
-_BUN_COUNT = re.compile(r"^\s*(\d+) (pass|fail|skip|todo)\s*$")
+_BUN_COUNT = lazy(r"^\s*(\d+) (pass|fail|skip|todo)\s*$")
 
 
 # TAP's closing counts ("# pass  4"), and node's spec reporter's ("\u2139 pass 1").
-_TAP = re.compile(r"^(?:#|\u2139)\s+(tests|pass|fail|skip|skipped|todo|cancelled)\s+(\d+)\s*$")
+_TAP = lazy(r"^(?:#|\u2139)\s+(tests|pass|fail|skip|skipped|todo|cancelled)\s+(\d+)\s*$")
 
 
-_PLAYWRIGHT = re.compile(r"^\s*(\d+) (passed|failed|flaky|skipped|did not run)\b"
+_PLAYWRIGHT = lazy(r"^\s*(\d+) (passed|failed|flaky|skipped|did not run)\b"
                          r"(?: \([\d.]+\s*(?:m|s|ms|h)\))?\s*$")
 
 
@@ -37,13 +38,13 @@ _NOT_RUN = ("skipped", "todo", "todos", "pending", "incomplete")
 
 # Files or suites that failed to load: jest's "Test Suites: 1 failed", vitest's "Test Files
 # 2 failed | 297 passed (299)". Their tests never ran, so the test count alone reads clean.
-_SUITES = re.compile(r"^\s*(?:Test Suites:|Test Files)\s+(?P<parts>\d+ \w+(?:(?:,| \|) \d+ \w+)*)")
+_SUITES = lazy(r"^\s*(?:Test Suites:|Test Files)\s+(?P<parts>\d+ \w+(?:(?:,| \|) \d+ \w+)*)")
 
 
-_OLD_JEST = re.compile(r"^(?:(\d+) tests? failed, )?(\d+) tests? passed \((\d+) total")
+_OLD_JEST = lazy(r"^(?:(\d+) tests? failed, )?(\d+) tests? passed \((\d+) total")
 
 
-_OLD_MOCHA = re.compile(r"^\s*\u2716 (\d+) of (\d+) tests? failed")
+_OLD_MOCHA = lazy(r"^\s*\u2716 (\d+) of (\d+) tests? failed")
 
 
 def _jest_vitest_pest(lines):
@@ -55,9 +56,10 @@ def _jest_vitest_pest(lines):
             if numbers and numbers.get("failed"):
                 suites = (numbers["failed"], line.strip(), index)
             continue
-        old = _OLD_JEST.match(line.strip()) or _OLD_MOCHA.match(line)
+        old_jest = _OLD_JEST.match(line.strip())
+        old = old_jest or _OLD_MOCHA.match(line)
         if old:
-            if old.re is _OLD_JEST:
+            if old_jest:
                 failed = int(old.group(1) or 0)
                 found = Summary(int(old.group(2)), failed, 0, line.strip(), index, "jest")
             else:

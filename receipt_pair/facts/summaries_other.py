@@ -5,87 +5,88 @@ project's own "9/9 tests passed"."""
 import re
 
 from .summary_kit import Summary, each, n
+from ..patterns import lazy
 
 _DURATION = r"(?:in|took)\s+[\d.]+\s*(?:s|ms|m|sec|seconds?)?(?:\s*\([\d:.]+\))?"
 
 
-_PYTEST = re.compile(r"^=*\s*(?P<parts>(?:\d+ \w+(?: \w+)?(?:, )?)+)\s+" + _DURATION + r"\s*=*$")
+_PYTEST = lazy(r"^=*\s*(?P<parts>(?:\d+ \w+(?: \w+)?(?:, )?)+)\s+" + _DURATION + r"\s*=*$")
 
 
-_PYTEST_NONE = re.compile(r"^=*\s*no tests ran(?: " + _DURATION + r")?\s*=*$")
+_PYTEST_NONE = lazy(r"^=*\s*no tests ran(?: " + _DURATION + r")?\s*=*$")
 
 
-_PYTEST_COLLECTED = re.compile(r"^(?:collected|collecting \.\.\. collected) (\d+) items?"
+_PYTEST_COLLECTED = lazy(r"^(?:collected|collecting \.\.\. collected) (\d+) items?"
                                r"(?: / (\d+) deselected)?")
 
 
-_WORD_COUNTS = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|deselected|"
+_WORD_COUNTS = lazy(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|deselected|"
                           r"warnings?|rerun|subtests? passed|subtests? failed)\b")
 
 
-_UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in [\d.]+s$")
+_UNITTEST_RAN = lazy(r"^Ran (\d+) tests? in [\d.]+s$")
 
 
-_UNITTEST_END = re.compile(r"^(OK|FAILED|NO TESTS RAN)(?: \((?P<parts>[^)]*)\))?\s*$")
+_UNITTEST_END = lazy(r"^(OK|FAILED|NO TESTS RAN)(?: \((?P<parts>[^)]*)\))?\s*$")
 
 
-_GO_PKG = re.compile(r"^(ok|FAIL|---)\s+(\S+)\s+(?:[\d.]+s|\(cached\)|\[)")
+_GO_PKG = lazy(r"^(ok|FAIL|---)\s+(\S+)\s+(?:[\d.]+s|\(cached\)|\[)")
 
 
-_GO_TEST = re.compile(r"^\s*--- (PASS|FAIL|SKIP): \S")
+_GO_TEST = lazy(r"^\s*--- (PASS|FAIL|SKIP): \S")
 
 
-_GO_NONE = re.compile(r"^(?:ok\s+\S+\s+.*\[no tests to run\]|\?\s+\S+\s+\[no test files\])")
+_GO_NONE = lazy(r"^(?:ok\s+\S+\s+.*\[no tests to run\]|\?\s+\S+\s+\[no test files\])")
 
 
-_CARGO = re.compile(r"^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;"
+_CARGO = lazy(r"^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;"
                     r"(?: (\d+) measured;)?(?: (\d+) filtered out)?")
 
 
-_RSPEC = re.compile(r"^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?")
+_RSPEC = lazy(r"^(\d+) examples?, (\d+) failures?(?:, (\d+) pending)?")
 
 
-_PHPUNIT_OK = re.compile(r"^OK \((\d+) tests?, \d+ assertions?\)")
+_PHPUNIT_OK = lazy(r"^OK \((\d+) tests?, \d+ assertions?\)")
 
 
-_PHPUNIT_BAD = re.compile(r"^Tests: (\d+), Assertions: \d+(?P<rest>(?:, \w+: \d+)*)\.?$")
+_PHPUNIT_BAD = lazy(r"^Tests: (\d+), Assertions: \d+(?P<rest>(?:, \w+: \d+)*)\.?$")
 
 
-_DOTNET = re.compile(r"^(?:Passed|Failed)!\s+-\s+Failed:\s+(\d+),\s+Passed:\s+(\d+),\s+Skipped:"
+_DOTNET = lazy(r"^(?:Passed|Failed)!\s+-\s+Failed:\s+(\d+),\s+Passed:\s+(\d+),\s+Skipped:"
                      r"\s+(\d+),\s+Total:\s+(\d+)")
 
 
-_MAVEN = re.compile(r"^(?:\[\w+\]\s+)?Tests run: (\d+), Failures: (\d+), Errors: (\d+), "
+_MAVEN = lazy(r"^(?:\[\w+\]\s+)?Tests run: (\d+), Failures: (\d+), Errors: (\d+), "
                     r"Skipped: (\d+)(?:, Flakes: \d+)?\s*$")
 
 
-_GRADLE = re.compile(r"^(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?")
+_GRADLE = lazy(r"^(\d+) tests? completed, (\d+) failed(?:, (\d+) skipped)?")
 
 
-_COLCON = re.compile(r"^\+?Summary: (\d+) tests?, (\d+) errors?, (\d+) failures?, (\d+) skipped")
+_COLCON = lazy(r"^\+?Summary: (\d+) tests?, (\d+) errors?, (\d+) failures?, (\d+) skipped")
 
 
-_CTEST = re.compile(r"^\d+% tests passed, (\d+) tests? failed out of (\d+)")
+_CTEST = lazy(r"^\d+% tests passed, (\d+) tests? failed out of (\d+)")
 
 
 # bats and ExUnit print the same line: "4 tests, 3 failures", "1424 doctests, 3034 tests,
 # 0 failures, 7 excluded", "11 tests, 1 failure (2 excluded)".
-_TESTS_FAILURES = re.compile(r"^(?:(\d+) doctests?, )?(?:(\d+) propert(?:y|ies), )?(\d+) tests?, "
+_TESTS_FAILURES = lazy(r"^(?:(\d+) doctests?, )?(?:(\d+) propert(?:y|ies), )?(\d+) tests?, "
                              r"(\d+) failures?(?P<rest>.*)$")
 
 
-_SWIFT = re.compile(r"^\s*(?:Total )?[Ee]xecuted (\d+) tests?, with (\d+) failures?")
+_SWIFT = lazy(r"^\s*(?:Total )?[Ee]xecuted (\d+) tests?, with (\d+) failures?")
 
 
-_DART = re.compile(r"^[\d:]+ \+(\d+)(?: ~(\d+))?(?: -(\d+))?: (?:All tests passed!|Some tests failed\.)")
+_DART = lazy(r"^[\d:]+ \+(\d+)(?: ~(\d+))?(?: -(\d+))?: (?:All tests passed!|Some tests failed\.)")
 
 
 # A project's own count: "TEST RESULTS: 9/9 tests passed", "Passed: 9/9", "12 tests passed".
-_FRACTION = re.compile(r"\b(\d+)\s*/\s*(\d+)\s+(?:tests?|checks?|cases?|specs?)\s+(?:passed|pass|ok)\b",
+_FRACTION = lazy(r"\b(\d+)\s*/\s*(\d+)\s+(?:tests?|checks?|cases?|specs?)\s+(?:passed|pass|ok)\b",
                        re.I)
 
 
-_PLAIN = re.compile(r"^\W*(?:all\s+)?(\d+)\s+tests?\s+(passed|failed)\W*$", re.I)
+_PLAIN = lazy(r"^\W*(?:all\s+)?(\d+)\s+tests?\s+(passed|failed)\W*$", re.I)
 
 
 def _pytest(lines):
@@ -210,7 +211,7 @@ def _rspec(lines):
 _phpunit_ok = each(_PHPUNIT_OK, lambda m, l, i: Summary(n(m, 1), 0, 0, l, i, "phpunit"))
 
 
-_phpunit_none = each(re.compile(r"^No tests executed!"),
+_phpunit_none = each(lazy(r"^No tests executed!"),
                       lambda m, l, i: Summary(0, 0, 0, l.strip(), i, "phpunit"))
 
 
@@ -226,7 +227,7 @@ def _phpunit_bad_summary(match, line, index):
 _phpunit_bad = each(_PHPUNIT_BAD, _phpunit_bad_summary)
 
 
-_DOTNET_OLD = re.compile(r"^Total tests: (\d+)\.?(?:\s+Passed: (\d+)\.\s+Failed: (\d+)\.\s+Skipped:"
+_DOTNET_OLD = lazy(r"^Total tests: (\d+)\.?(?:\s+Passed: (\d+)\.\s+Failed: (\d+)\.\s+Skipped:"
                          r" (\d+)\.)?\s*$")
 
 

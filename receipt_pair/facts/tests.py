@@ -23,6 +23,7 @@ from .events import (BACKGROUND, CUT, ECHO, FAILED, MASKED, NOTHING, PASSED, TES
                      Event, step_outcome)
 from .endings import CUT_STATUSES, cut_line, failure_line, no_tests_line
 from .summaries import read_summary
+from ..patterns import lazy
 
 # Programs that are test runners themselves.
 RUNNERS = {"pytest", "unittest", "nose", "nose2", "jest", "vitest", "mocha", "ava", "tap",
@@ -47,7 +48,7 @@ _SCRIPT_RUNNERS = {"npm": ("run", "run-script"), "yarn": ("run", ""), "pnpm": ("
                    "bun": ("run",), "deno": ("task",), "make": ("",), "just": ("",),
                    "task": ("",), "invoke": ("",), "mage": ("",), "composer": ("run", ""),
                    "poe": ("",), "hatch": ("run",), "pixi": ("run",)}
-_TEST_NAME = re.compile(r"(?:^|[:_./-])(?:tests?|specs?|e2e|unit|integration)"
+_TEST_NAME = lazy(r"(?:^|[:_./-])(?:tests?|specs?|e2e|unit|integration)"
                         r"(?:$|[:_./-])|^test", re.I)
 # Options that make a run list or collect tests instead of running them.
 _NOTHING_FLAGS = {"--collect-only", "--co", "--setup-plan", "--fixtures", "--markers",
@@ -178,7 +179,7 @@ def _part(suite, args):
 
 # Viewers whose output is a file: a test report or a run's log shown with them is a run's
 # output read back, with no status of its own.
-_REPORTS = re.compile(r"\.(?:log|out|txt|xml|json)$", re.I)
+_REPORTS = lazy(r"\.(?:log|out|txt|xml|json)$", re.I)
 
 
 def read(read, taken):

@@ -5,10 +5,11 @@ lines, and a fact's line is quoted as one of them.
 """
 
 import re
+from ..patterns import lazy
 
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]")
+_ANSI = lazy(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]")
 # "2025-10-30T12:39:36.7689609Z " in front of each line of a GitHub Actions log.
-_CI_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?")
+_CI_TIME = lazy(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?")
 
 
 def screen_lines(text):
@@ -22,8 +23,8 @@ def screen_lines(text):
 
 # Actions whose inputs name the command they run (`with: command: test`).
 _ACTIONS = {"actions-rs/cargo": "cargo {command} {args}"}
-_CI_SETTING = re.compile(r"^(?:##\[|\s+[\w.-]+: |[\w.-]+:$|shell: )")
-_CI_ENV = re.compile(r"^  [A-Za-z_][A-Za-z0-9_]*: ")
+_CI_SETTING = lazy(r"^(?:##\[|\s+[\w.-]+: |[\w.-]+:$|shell: )")
+_CI_ENV = lazy(r"^  [A-Za-z_][A-Za-z0-9_]*: ")
 
 
 def command_text(cmd):

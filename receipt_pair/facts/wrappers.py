@@ -5,6 +5,7 @@ command line of its own), so one program has one name whatever runs it.
 """
 
 import re
+from ..patterns import lazy
 
 
 def positional(args):
@@ -40,9 +41,9 @@ _CONTAINER_OPTIONS_WITH_VALUE = {"-e", "--env", "-w", "--workdir", "-u", "--user
                                  "--volume", "--name", "-p", "--publish", "--entrypoint",
                                  "--network", "--env-file", "-f", "--file", "--platform",
                                  "--mount", "-l", "--label"}
-_SHELLS = re.compile(r"^(?:ba|z|da|k|fi)?sh$")
-_PYTHON = re.compile(r"^(?:python[\d.]*|py|pypy[\d.]*)$")
-_NODE = re.compile(r"^(?:node|nodejs)$")
+_SHELLS = lazy(r"^(?:ba|z|da|k|fi)?sh$")
+_PYTHON = lazy(r"^(?:python[\d.]*|py|pypy[\d.]*)$")
+_NODE = lazy(r"^(?:node|nodejs)$")
 def strip_prefixes(words):
     """`words` without the assignments and prefixes in front of the program."""
     words = list(words)

@@ -18,18 +18,19 @@ from ..check.kinds import BUILD, DEPLOY, INSTALL, MIGRATE, PUSH, SEND, TESTS
 from ..check.testcounts import count_tests
 from ..facts.reading import read_events
 from .project import project_command
+from ..patterns import lazy
 
 # Why a claim was decided in plain code, without asking a model.
 NO_COMMANDS = "no_commands"  # the session file records no tool call at all
 
 # A push line that says why git refused it; the first that matches decides.
 _PUSH_REFUSALS = (
-    (re.compile(r"protected branch|GH006|pre-receive hook declined", re.I),
+    (lazy(r"protected branch|GH006|pre-receive hook declined", re.I),
      "the branch is protected: push to another branch and open a pull request, or tell "
      "the user it is not pushed"),
-    (re.compile(r"\[rejected\]|non-fast-forward|fetch first|Updates were rejected", re.I),
+    (lazy(r"\[rejected\]|non-fast-forward|fetch first|Updates were rejected", re.I),
      "the push was rejected: pull, then push again"),
-    (re.compile(r"permission denied|\b40[13]\b|authentication failed|access denied|"
+    (lazy(r"permission denied|\b40[13]\b|authentication failed|access denied|"
                 r"could not read from remote|not authori[sz]ed", re.I),
      "the push was refused access: tell the user, who must fix the access"),
 )

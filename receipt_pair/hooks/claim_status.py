@@ -32,6 +32,7 @@ import re
 
 from .claim_words import DONE_VERBS, NEUTRAL, TICKS, classify, not_yet_done, plain, \
     strip_marks
+from ..patterns import lazy
 
 OPERATION, COMPLETION = "operation", "completion"
 _MAX_WORDS = 4
@@ -48,7 +49,7 @@ _FILLER = frozenset((
     "everything it it's its that's ok okay fine"
 ).split())
 # Courtesies say nothing of the work, whatever their length: passed over like "Perfect!".
-_COURTESY = re.compile(r"^(?:thanks|thank you|hope|cheers|enjoy|glad|happy|sorry|great|"
+_COURTESY = lazy(r"^(?:thanks|thank you|hope|cheers|enjoy|glad|happy|sorry|great|"
                        r"perfect|excellent|awesome|nice|good news|all good)\b")
 
 

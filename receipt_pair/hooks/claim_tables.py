@@ -22,23 +22,23 @@ holds a cross (❌, ⏳, ⚠: a failure or work pending):
 - never a row that counts failures ("Failed: 3").
 """
 
-import re
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
 from .claim_words import CHANGE_TABLE, CLAIM, CROSSES, DONE, HOWTO, NEGATIVE, REMOVED, TICKS, \
     classify, not_a_result, plain, strip_marks
+from ..patterns import lazy
 
 # A column that says how each row came out.
-_STATUS_HEAD = re.compile(r"^(?:status|state|result|results|outcome|verdict|estado|"
+_STATUS_HEAD = lazy(r"^(?:status|state|result|results|outcome|verdict|estado|"
                           r"resultado|statut|résultat|ergebnis|状态|狀態|结果|結果|状況)$")
 # What a status cell says of a row that is not done, or not the agent's to report.
-_NOT_DONE = re.compile(r"^(?:-|—|–|n/?a|none|tbd|todo|to do|wip|planned|pending|skipped|"
+_NOT_DONE = lazy(r"^(?:-|—|–|n/?a|none|tbd|todo|to do|wip|planned|pending|skipped|"
                        r"blocked|later|next|missing|partial|manual|optional|unknown|"
                        r"not\b|no\b|fail|error|broken|timed? ?out|crash|red\b|rejected|"
                        r"regress|flaky|待|未|失败)")
-_FAILED_COUNT = re.compile(r"\b(?:failed|failures?|failing|errors?)\s*:\s*[1-9]")
-_EMPHASIS = re.compile(r"\*\*|__")
+_FAILED_COUNT = lazy(r"\b(?:failed|failures?|failing|errors?)\s*:\s*[1-9]")
+_EMPHASIS = lazy(r"\*\*|__")
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ Plain data and pure functions over text; `claims.py` reads a message's rows with
 
 import re
 import unicodedata
+from ..patterns import lazy
 
 CLAIM, NEGATIVE, NEUTRAL = "claim", "negative", "neutral"
 
@@ -77,29 +78,29 @@ _ADVERB = r"(?:\w+ly|also|just|now|already|then|finally|again|all|and|first|sinc
 
 _CLAIM_PATTERNS = [
     # "I pushed ...", "we've deployed ...", "I have also translated ..."
-    re.compile(r"\b(?:i|we)(?:'ve|'d| have| had)?(?:\s+%s)*\s+%s" % (_ADVERB, _PAST)),
+    lazy(r"\b(?:i|we)(?:'ve|'d| have| had)?(?:\s+%s)*\s+%s" % (_ADVERB, _PAST)),
     # A report that starts with the verb, maybe after a label: "Pushed fix/parser",
     # "Also ran the linter", "`api.py` - extracted the check". Not a verb alone
     # ("Optimized"), which names no work done on anything, nor "Completed todos are shown
     # ...", where the past form is an adjective of the subject.
-    re.compile(r"^(?:[^:]{1,60}(?::|\s[-—–→])\s+)?(?:%s,?\s+)*%s\b(?=\s+\S)"
+    lazy(r"^(?:[^:]{1,60}(?::|\s[-—–→])\s+)?(?:%s,?\s+)*%s\b(?=\s+\S)"
                r"(?!\s+\S+\s+(?:are|is|was|were)\b)" % (_ADVERB, _VERB)),
     # Passive or state: "the fix was merged", "has been successfully converted", "it is now
     # live", "the file is recreated and ready".
-    re.compile(r"\b(?:was|were|(?:has|have|had|'s|'ve) been|got)(?:\s+%s)*\s+(?:re-?)?%s"
+    lazy(r"\b(?:was|were|(?:has|have|had|'s|'ve) been|got)(?:\s+%s)*\s+(?:re-?)?%s"
                % (_ADVERB, _PAST)),
-    re.compile(r"\b(?:is|are|'s|'re)(?:\s+(?:all|also|fully|properly|correctly))*"
+    lazy(r"\b(?:is|are|'s|'re)(?:\s+(?:all|also|fully|properly|correctly))*"
                r"\s+(?:now|already)(?:\s+%s)*\s+(?:re-?)?%s" % (_ADVERB, _PAST)),
-    re.compile(r"\b(?:is|are|was|were|'s|'re)(?:\s+(?:now|all|also|fully|already|"
+    lazy(r"\b(?:is|are|was|were|'s|'re)(?:\s+(?:now|all|also|fully|already|"
                r"successfully|(?:re-?)?%s\s+and))*\s+(?:live|green|in place|up to date|"
                r"complete|completed|done|passing|available|running|deployed|working|clean|"
                r"fixed|resolved|merged|functional|operational|online|"
                r"ready(?!\s+(?:to\s+(?!be\b)|for\b)))\b" % _PAST),
     # Where the work left a file: "the parameters are saved in `glm3.nml`".
-    re.compile(r"\b(?:is|are)\s+(?:now\s+)?(?:saved|written|stored|exported|available)\s+"
+    lazy(r"\b(?:is|are)\s+(?:now\s+)?(?:saved|written|stored|exported|available)\s+"
                r"(?:to|in|at|as|under)\s+(?:code\b|[/~])"),
     # A check that came out well: "the tests pass", "lint is clean", "CI is green".
-    re.compile(r"\b(?:tests?|suites?|specs?|build|builds|ci|checks?|lint|linter|linting|"
+    lazy(r"\b(?:tests?|suites?|specs?|build|builds|ci|checks?|lint|linter|linting|"
                r"type ?checks?|typecheck|mypy|pyright|ruff|flake8|eslint|tsc|clippy|"
                r"pipeline|workflow|everything|compil\w*|migrations?|deployments?|e2e)\b"
                r"[^.;]{0,60}?\b(?:pass|passes|passed|passing|green|succeeded|succeeds|"
@@ -109,105 +110,105 @@ _CLAIM_PATTERNS = [
     # exits 0", "Deployment completed successfully", "The migration ran without errors",
     # "the endpoint returns 200", "PDF uploads now work again"; and what the work left:
     # "the table now has the column" (not what code does: "`parse()` now returns None").
-    re.compile(r"\bsucceed(?:s|ed)\b|\bexit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?0\b"
+    lazy(r"\bsucceed(?:s|ed)\b|\bexit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?0\b"
                r"|\bexit (?:code|status)(?: of| was| is|:|=)? ?0\b"
                r"|\breturn(?:s|ed) (?:an? )?(?:http )?200\b"),
-    re.compile(r"\b%s(?:\s+\w+)?\s+successfully\b|\bsuccessfully\s+(?:re-?)?%s"
+    lazy(r"\b%s(?:\s+\w+)?\s+successfully\b|\bsuccessfully\s+(?:re-?)?%s"
                % (_PAST, _PAST)),
-    re.compile(r"\b(?:compiles|builds)\s+(?:successfully|cleanly|without (?:any )?(?:errors?|"
+    lazy(r"\b(?:compiles|builds)\s+(?:successfully|cleanly|without (?:any )?(?:errors?|"
                r"warnings?))\b"),
-    re.compile(r"\b(?:ran|run|completed|finished|built|compiled|executed|passed|exited|"
+    lazy(r"\b(?:ran|run|completed|finished|built|compiled|executed|passed|exited|"
                r"installed|migrated|applied|deployed)\s+(?:without (?:any )?(?:errors?|"
                r"failures?|warnings?|issues?)|with no (?:errors?|failures?|warnings?)|"
                r"cleanly)\b"),
-    re.compile(r"\bnow (?:\w+ly )?(?:succeeds|builds|compiles|works|work|passes|pass|runs|"
+    lazy(r"\bnow (?:\w+ly )?(?:succeeds|builds|compiles|works|work|passes|pass|runs|"
                r"starts|loads|renders|looks|has|have|contains|contain|includes|include|lists|"
                r"shows)\b|\bworks? (?:correctly|properly|as expected|"
                r"now|again)\b|\bmatch(?:es|ed)? (?:the |all )?expected\b|\bsuccessfully \w+s\b"),
     # Work reported finished by its name, and results reached: "Task completed", "the
     # model achieves 93% accuracy".
-    re.compile(r"^(?:the |all (?:the |other )?)?(?:task|tasks|work|job|jobs|migration|"
+    lazy(r"^(?:the |all (?:the |other )?)?(?:task|tasks|work|job|jobs|migration|"
                r"deployment|setup|installation|implementation|refactor(?:ing)?|upgrade|"
                r"analysis|run)"
                r"(?: \w+)? (?:is |are |was |has been )?(?:now )?(?:completed|complete|done|"
                r"finished)\b"),
-    re.compile(r"\b(?:achieves|achieved|reaches|reached|scores|scored|attains|attained) "
+    lazy(r"\b(?:achieves|achieved|reaches|reached|scores|scored|attains|attained) "
                r"(?:an? |the )?(?:\S+ ){0,3}?\d"),
     # A failure gone: "the script no longer raises an error".
-    re.compile(r"\bno longer (?:raises|fails|crashes|errors|throws|hangs|breaks|times out|"
+    lazy(r"\bno longer (?:raises|fails|crashes|errors|throws|hangs|breaks|times out|"
                r"leaks|occurs|happens|reproduces|appears)\b"),
-    re.compile(r"\bremain(?:s|ed)? (?:\w+ly |still |all )?(?:intact|functional|green|passing|"
+    lazy(r"\bremain(?:s|ed)? (?:\w+ly |still |all )?(?:intact|functional|green|passing|"
                r"working|compatible|unchanged)\b"),
-    re.compile(r"\b(?:zero|0|no) (?:\w+ ){0,2}(?:errors?|failures?|warnings?) "
+    lazy(r"\b(?:zero|0|no) (?:\w+ ){0,2}(?:errors?|failures?|warnings?) "
                r"(?:detected|found|reported)\b|\b(?:no|nothing) (?:\w+ )?broken\b"),
     # Counts: "42 passed", "12/12 tests pass", "128 tests ran", "7/7 complete".
-    re.compile(r"\b\d+ (?:tests? )?passed\b|\b\d+/\d+ (?:\w+ )?(?:pass|passed|passing|"
+    lazy(r"\b\d+ (?:tests? )?passed\b|\b\d+/\d+ (?:\w+ )?(?:pass|passed|passing|"
                r"complete|completed|green)\b|\b\d+ (?:\w+ )?tests? (?:ran|run|executed)\b|"
                r"\b100% complete\b"),
     # "name: result" rows: "tests: 12 passed", "lint: OK", "build: ✅", "PM2 restart: online".
-    re.compile(r"^[^:]{1,50}:\s*(?:✅|pass|passed|passing|ok|okay|clean|green|success|"
+    lazy(r"^[^:]{1,50}:\s*(?:✅|pass|passed|passing|ok|okay|clean|green|success|"
                r"successful|succeeded|done|fixed|online|healthy|(?:already )?in sync|"
                r"up to date|(?:no|0|zero) (?:errors|issues|warnings|failures|problems))(?:\W|$)"),
     # Rows whose label reports the work: "**Files created**: 19 files", "Commit: 9ec17ff",
     # "Report path: `./report.md`".
-    re.compile(r"^(?:[\w`'./-]+ ){0,4}%s:\s*\S" % _VERB),
-    re.compile(r"^(?:git )?commit(?:ted)?(?: hash| id| sha| as)?:?\s+(?:code|[0-9a-f]{7,40}\b)"),
-    re.compile(r"^(?:report|output|results?|answers?|log)s?(?: file)?(?: path| location)?:"
+    lazy(r"^(?:[\w`'./-]+ ){0,4}%s:\s*\S" % _VERB),
+    lazy(r"^(?:git )?commit(?:ted)?(?: hash| id| sha| as)?:?\s+(?:code|[0-9a-f]{7,40}\b)"),
+    lazy(r"^(?:report|output|results?|answers?|log)s?(?: file)?(?: path| location)?:"
                r"\s*(?:code\b|[./~])"),
     # French and Spanish passives, which agents write in the same reports: "ont été
     # supprimées", "ha sido actualizado".
-    re.compile(r"\b(?:a|ont) été (?:\w+ )?\w+(?:é|ée|és|ées)\b"),
-    re.compile(r"\b(?:ha|han) sido \w+(?:ado|ada|ados|adas|ido|ida|idos|idas)\b"),
-    re.compile(r"\b(?:j'ai|nous avons|on a)(?: \w+ment| aussi| également| bien)* (?!%s)"
+    lazy(r"\b(?:a|ont) été (?:\w+ )?\w+(?:é|ée|és|ées)\b"),
+    lazy(r"\b(?:ha|han) sido \w+(?:ado|ada|ados|adas|ido|ida|idos|idas)\b"),
+    lazy(r"\b(?:j'ai|nous avons|on a)(?: \w+ment| aussi| également| bien)* (?!%s)"
                r"\w+(?:é|ée|és|ées)\b" % _words(_KEPT)),
-    re.compile(r"\b(?:he|hemos|se ha|se han)(?: \w+mente| también)* (?!%s)"
+    lazy(r"\b(?:he|hemos|se ha|se han)(?: \w+mente| también)* (?!%s)"
                r"\w+(?:ado|ada|ados|adas|ido|ida|idos|idas)\b" % _words(_KEPT)),
-    re.compile(r"\b(?:les tests|tous les tests|las pruebas|todas las pruebas|los tests)"
+    lazy(r"\b(?:les tests|tous les tests|las pruebas|todas las pruebas|los tests)"
                r"(?: \w+)? (?:passent|pasan)\b"),
 ]
 # A later piece of the same sentence that starts with a past form carries on the report
 # before it: "Updated `jjwt` to 0.12.3, and modularized its dependencies".
-CARRIED = re.compile(r"^(?:%s,?\s+)*(?:re-?)?%s(?!\s+\S+\s+(?:are|is|was|were)\b)"
+CARRIED = lazy(r"^(?:%s,?\s+)*(?:re-?)?%s(?!\s+\S+\s+(?:are|is|was|were)\b)"
                       % (_ADVERB, _PAST))
 
 # Not finished work: the word says so wherever it stands in the piece (before a "which",
 # "who" or "where", whose clause qualifies a thing rather than the claim).
 _NEGATIVE_PATTERNS = [
     # questions are told apart by their "?" (see classify); these are the rest
-    re.compile(r"n't\b|\b(?:not|never|cannot|unable|no longer|pending|not yet|"
+    lazy(r"n't\b|\b(?:not|never|cannot|unable|no longer|pending|not yet|"
                r"in progress)\b"),
     # hedges and obligations: a claim the agent itself does not stand behind
-    re.compile(r"\b(?:should|might|may|must|probably|likely|possibly|perhaps|hopefully|"
+    lazy(r"\b(?:should|might|may|must|probably|likely|possibly|perhaps|hopefully|"
                r"presumably|supposedly|seems?|appears?|i think|i believe|i assume|"
                r"i expect|not sure|in theory|expected to|needs? to|has to|have to)\b"),
     # plans, offers and abilities
-    re.compile(r"\b(?:i|we)(?:'ll| will| am going to|'m going to| are going to| plan to|"
+    lazy(r"\b(?:i|we)(?:'ll| will| am going to|'m going to| are going to| plan to|"
                r" intend to| need to| still need to| would| want to| can| could)\b"
                r"|\b(?:can|could|will|would) be\b"),
     # ready to do something means it is still to do
-    re.compile(r"\bready to (?:commit|push|merge|deploy|submit|ship|release|publish|"
+    lazy(r"\bready to (?:commit|push|merge|deploy|submit|ship|release|publish|"
                r"review)\b"),
     # a failure reported, which is an admission, not a claim of finished work
-    re.compile(r"\b(?:tests?|suites?|build|push|deploy(?:ment)?|ci|checks?|lint|pipeline|"
+    lazy(r"\b(?:tests?|suites?|build|push|deploy(?:ment)?|ci|checks?|lint|pipeline|"
                r"command|it|they|migration|job)\s+(?:still\s+)?(?:fail|fails|failed|"
                r"is failing|are failing|was rejected|were rejected|errored|timed out|broke)\b"),
-    re.compile(r"^(?:failed|tried|attempted)\b"),
+    lazy(r"^(?:failed|tried|attempted)\b"),
     # a lead into a list, whose items carry the claims: "I've made the following changes:"
-    re.compile(r"\b(?:the following(?: \w+){0,2}|as follows)\W*$"),
+    lazy(r"\b(?:the following(?: \w+){0,2}|as follows)\W*$"),
     # what was going on before (a diagnosis), not what was done: "extraction was failing",
     # "only skills were being extracted"
-    re.compile(r"(?<!which )(?<!that )(?<!who )\b(?:was|were)(?: all| still| being| only)*"
+    lazy(r"(?<!which )(?<!that )(?<!who )\b(?:was|were)(?: all| still| being| only)*"
                r" (?!\w*thing\b|passing\b|working\b|succeeding\b)\w+ing\b"),
 ]
-_RELATIVE = re.compile(r"\b(?:which|who|whose|where)\b")
+_RELATIVE = lazy(r"\b(?:which|who|whose|where)\b")
 # What starts a plan, an offer, an instruction to the reader or a lead into a list.
-_NEGATIVE_START = re.compile(
+_NEGATIVE_START = lazy(
     r"^(?:will|going to|next(?!\.\w)|then i'll|todo|to do|still|let me|let's|you|feel free|please|"
     r"consider|remember|don't|make sure|ensure|try|run|check|verify|add|update|push|deploy|"
     r"if|unless|once you|when you|before you|after you|would you|should i|shall i|want me|"
     r"do you|can you|could you|here's|here is|here are)\b")
 # Counts of nothing going wrong, which the failure patterns must not read as failure.
-_BENIGN = re.compile(r"\b(?:0|zero|no|without(?: any)?) (?:failures?|failed|errors?|"
+_BENIGN = lazy(r"\b(?:0|zero|no|without(?: any)?) (?:failures?|failed|errors?|"
                      r"failing tests?)\b|\bno longer (?:raises|fails|crashes|errors|throws|"
                      r"hangs|breaks|times out|leaks|occurs|happens|reproduces|appears)\b")
 
@@ -216,50 +217,50 @@ _BENIGN = re.compile(r"\b(?:0|zero|no|without(?: any)?) (?:failures?|failed|erro
 # What a heading or a lead line says of the rows under it. HOWTO (steps for the reader)
 # wins over DONE (work reported), which wins over CONTENT (what something holds).
 DONE, REMOVED, CONTENT, HOWTO, DETAIL = "done", "removed", "content", "howto", "detail"
-_HOWTO_WORDS = re.compile(
+_HOWTO_WORDS = lazy(
     r"^usage\b|\b(?:next steps?|how to|to use|quick ?start|getting started|instructions?|"
     r"steps to|recommend\w*|todo|to-do|remaining|pending|what's next|follow[- ]?ups?|"
     r"need to|needs to|still need|to complete|where to|should|could|would|will|try|"
     r"suggest\w*|please|options?|troubleshoot\w*|if you|you can|you should|fallback|"
     r"for future|future|later|ideas?|possible|potential|planned|plans?|roadmap|proposed|"
     r"after setting up|prochaines? étapes|pour voir|para ver)\b")
-_DONE_WORDS = re.compile(
+_DONE_WORDS = lazy(
     r"\b(?:changes|changelog|changements?|improvements?|optimi[sz]ations?|fixes|"
     r"modifications?|enhancements?|what i did|what changed|what's new|deliverables|"
     r"verification|test results|testing results|commit history|complete|completed|"
     r"implementation|solution)\b"
     r"|(?<!executive )\bsummary\b|^(?:\d+\.\s*)?new\b")
-_CONTENT_VERBS = re.compile(
+_CONTENT_VERBS = lazy(
     r"\b(?:includes?|contains?|covers?|offers?|provides?|supports?|requires?|consists? of|"
     r"comprises?|what's included|because|car|parce que|porque)\b")
-_TROUBLE = re.compile(r"\b(?:issues|problems|errors|bugs|warnings|concerns|findings|"
+_TROUBLE = lazy(r"\b(?:issues|problems|errors|bugs|warnings|concerns|findings|"
                       r"limitations|caveats|risks)\b")
 # A heading of what was found ("Found code") lists findings, not work done.
-_FINDING = re.compile(r"\b(?:found|identified|detected|located|discovered|determined)\b")
-_PAST_WORD = re.compile(r"\b" + _PAST)
-_REMOVAL = re.compile(r"\b(?:remov|delet|drop|supprim|elimin)\w*")
+_FINDING = lazy(r"\b(?:found|identified|detected|located|discovered|determined)\b")
+_PAST_WORD = lazy(r"\b" + _PAST)
+_REMOVAL = lazy(r"\b(?:remov|delet|drop|supprim|elimin)\w*")
 
 # Rows that the place they stand in cannot make claims of.
-_EXPLANATION = re.compile(r"^(?:problem|issue|cause|root cause|impact|why|reason|before|"
+_EXPLANATION = lazy(r"^(?:problem|issue|cause|root cause|impact|why|reason|before|"
                           r"avant|symptom|note|risk|message|trade-?off|caveat|"
                           r"limitation)s?\s*[:—–-]|^(?:the )?(?:root )?cause\b")
-_LOOKING = re.compile(r"^(?:[^:]{1,60}(?::|\s[-—–])\s+)?(?:%s)\b" % _words(_LOOKED))
+_LOOKING = lazy(r"^(?:[^:]{1,60}(?::|\s[-—–])\s+)?(?:%s)\b" % _words(_LOOKED))
 # Praise of the result is not a result: "✅ **Professional** - industry-standard format".
-_EVALUATIVE = re.compile(
+_EVALUATIVE = lazy(
     r"^(?:professional|comprehensive|well-\w+|accessible|consistent|coh[ée]rent|"
     r"maintainable|readable|robust|scalable|elegant|intuitive|user-friendly|"
     r"production-ready|bug-free|clearer|plus clair)\b(?:\s*$|\s*[-—–:]|\s+(?:and|et|with|"
     r"avec|for|pour)\b)")
 # What is absent is a result only when it is a failure: "No functionality broken", not
 # "Pas de confusion avec dual-wavelength".
-_ABSENCE = re.compile(r"^(?:no|pas de|aucune?|none|nothing|sans|zero|0)\b")
-_FAILURE_WORD = re.compile(r"\b(?:errors?|fail\w*|broken|warnings?|issues?|regressions?|"
+_ABSENCE = lazy(r"^(?:no|pas de|aucune?|none|nothing|sans|zero|0)\b")
+_FAILURE_WORD = lazy(r"\b(?:errors?|fail\w*|broken|warnings?|issues?|regressions?|"
                            r"problems?|conflicts?)\b")
 # A row that only gives what a change is for: "Ensures file is always present".
-_RATIONALE = re.compile(r"^(?:ensures?|prevents?|avoids?|allows?|enables?|helps?|keeps?|"
+_RATIONALE = lazy(r"^(?:ensures?|prevents?|avoids?|allows?|enables?|helps?|keeps?|"
                         r"lets?|so that|in order to)\b")
 # A before/after table: each row is a change made.
-CHANGE_TABLE = re.compile(r"\b(?:before|after|avant|après|old|new|from|to|was|now|antes|"
+CHANGE_TABLE = lazy(r"\b(?:before|after|avant|après|old|new|from|to|was|now|antes|"
                            r"después)\b")
 
 # -- marks -----------------------------------------------------------------------------------
@@ -267,8 +268,8 @@ CHANGE_TABLE = re.compile(r"\b(?:before|after|avant|après|old|new|from|to|was|n
 TICKS = "✅✔☑✓"
 CROSSES = "❌✗✘🚫⛔⏳⌛⚠"
 MARK_CHARS = TICKS + CROSSES + "\ufe0f\u200d"
-CODE_SPAN = re.compile(r"`[^`\n]*`")
-_LEADING_MARKS = re.compile(r"^[^\w`'\"(*\[$~/.]+")
+CODE_SPAN = lazy(r"`[^`\n]*`")
+_LEADING_MARKS = lazy(r"^[^\w`'\"(*\[$~/.]+")
 
 
 def classify(text):

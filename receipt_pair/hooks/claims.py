@@ -45,6 +45,7 @@ from .claim_tables import read_row, table_head
 from .claim_words import (CARRIED, CLAIM, CODE_SPAN, CONTENT, CROSSES, DETAIL, DONE, HOWTO,
                           MARK_CHARS, NEGATIVE, NEUTRAL, REMOVED, TICKS, classify, context_of,
                           is_mark, not_a_result, plain)
+from ..patterns import lazy
 
 __all__ = ["CLAIM", "NEGATIVE", "NEUTRAL", "Claim", "classify", "given_claims", "is_claim",
            "split_claims"]
@@ -52,26 +53,26 @@ __all__ = ["CLAIM", "NEGATIVE", "NEUTRAL", "Claim", "classify", "given_claims", 
 
 # -- the shape of lines ---------------------------------------------------------------------
 
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+")
-_RULE_LINE = re.compile(r"^\s*(?:[-*_]\s*){3,}$")
-_QUOTE = re.compile(r"^\s*>")
-_TABLE = re.compile(r"^\s*\|")
-_TABLE_RULE = re.compile(r"^\s*\|?[\s:|-]*-{2,}[\s:|-]*$")
-_ITEM = re.compile(r"([ \t]*)(?:[-*+•]|\d{1,3}[.)])[ \t]+")
-_BOX = re.compile(r"\[([ xX])\][ \t]+")
-_LABEL = re.compile(r"[*_]*(?:done|status|summary|result|results|update|completed|finished|"
+_FENCE = lazy(r"^\s*(?:```|~~~)")
+_HEADING = lazy(r"^\s{0,3}(#{1,6})\s+")
+_RULE_LINE = lazy(r"^\s*(?:[-*_]\s*){3,}$")
+_QUOTE = lazy(r"^\s*>")
+_TABLE = lazy(r"^\s*\|")
+_TABLE_RULE = lazy(r"^\s*\|?[\s:|-]*-{2,}[\s:|-]*$")
+_ITEM = lazy(r"([ \t]*)(?:[-*+•]|\d{1,3}[.)])[ \t]+")
+_BOX = lazy(r"\[([ xX])\][ \t]+")
+_LABEL = lazy(r"[*_]*(?:done|status|summary|result|results|update|completed|finished|"
                     r"changes|thought)[*_]*\s*[:—–-]\s*[*_]*\s*", re.I)
 # A mark right after a row's label: "**Status:** ✅ Pushed", "Deploy: ❌ timed out".
-_LABEL_TICK = re.compile(r"[^:\n]{0,40}:[\s*_]*[✅✔☑✓]")
-_LABEL_CROSS = re.compile(r"[^:\n]{0,40}:[\s*_]*[❌✗✘🚫⛔⏳⌛⚠]")
-_WHOLE_BOLD = re.compile(r"\*\*([^*]+)\*\*[\s:]*$")
-_BOLD_START = re.compile(r"\*\*[^*]+\*\*")
+_LABEL_TICK = lazy(r"[^:\n]{0,40}:[\s*_]*[✅✔☑✓]")
+_LABEL_CROSS = lazy(r"[^:\n]{0,40}:[\s*_]*[❌✗✘🚫⛔⏳⌛⚠]")
+_WHOLE_BOLD = lazy(r"\*\*([^*]+)\*\*[\s:]*$")
+_BOLD_START = lazy(r"\*\*[^*]+\*\*")
 # Where a sentence ends: after . ! or ? and a space, unless the dot ends an abbreviation.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_SENTENCE_END = lazy(r"(?<=[.!?])\s+(?=\S)")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "no.")
 # Where a clause may end: a semicolon, a dash between spaces, and ", and"/" but"/" then".
-_CLAUSE_END = re.compile(r"\s*;\s*|\s+[—–-]\s+|,?\s+(?:and|but|then|so)\s+(?:then\s+)?"
+_CLAUSE_END = lazy(r"\s*;\s*|\s+[—–-]\s+|,?\s+(?:and|but|then|so)\s+(?:then\s+)?"
                          r"|,\s+(?=\S)", re.I)
 # Pieces are joined into one claim up to this length; past it they stay apart, so that a
 # sentence of thousands of clauses is still split in time that grows with its length.

@@ -23,11 +23,12 @@ from ..errors import InputError, ReceiptPairError
 from ..store.files import decode, loads_strict, read_bytes
 from ..store.jsonl import write_json_atomic
 from ..store.records import canonical_sha256, utc_now
+from ..patterns import lazy
 
 NOTE_SCHEMA = "receipt-pair/hook-note/1"
 STATE_SCHEMA = "receipt-pair/hook-state/1"
 RECEIPTS_FOLDER = "receipt-pair"
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_UNSAFE = lazy(r"[^A-Za-z0-9._-]+")
 
 
 def default_directory(session_path):

@@ -16,14 +16,12 @@ from ..logs.redact import redact as redact_text
 from ..logs.transcripts import find_session
 from ..pair.claim import check_claims
 from ..pair.receipts import receipt_of
-from ..server.client import ServerUnreachable
 from ..store.files import decode, display_name, read_bytes
 from ..store.ledger import append_receipt
 from . import records, session as hook_session, stop as stop_hook
 from .advice import NO_COMMANDS, next_step
 from .agents import get_agent
 from .claims import given_claims, split_claims
-from .claims_model import split_with_model
 
 # Below this many seconds left, no further claim is asked about.
 MIN_CALL_SECONDS = 5.0
@@ -163,6 +161,8 @@ def _claims(options, given, hook, log, notes):
     if not final:
         return [], "rules"
     if options.split == "model":
+        from .claims_model import split_with_model
+
         settings = options.settings
         model = options.split_model or settings.model_a
         split = split_with_model(final, settings.client(), model, dict(settings.extra_a)
@@ -231,6 +231,8 @@ def _check_all(options, claims, turns, started):
     """Every claim's Outcome, asked together (pair.claim.check_claims: one menu for all the
     claims, model A's questions then model B's, the server reusing what they share) within
     the hook's budget; a claim left when it runs out says so."""
+    from ..server.client import ServerUnreachable  # HTTP only where a model may be asked
+
     deadline = started + options.budget - MIN_CALL_SECONDS
     settings = options.settings.replace(concurrent=False)
     try:

@@ -12,6 +12,7 @@ import re
 
 from ..errors import InputError, ReceiptPairError
 from ..store.files import decode, loads_strict, read_bytes
+from ..patterns import lazy
 
 PROGRAM_NAMES = ("receipt-pair", "receipt_pair")
 COMMAND_KEYS = ("command", "bash", "powershell")  # where a handler names its command
@@ -104,8 +105,8 @@ def runs_receipt_pair(command):
 
 # -- TOML, read only: the tables and plain keys of a config.toml --------------------------
 
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*(\]\]?)\s*(?:#.*)?$")
-_KEY = re.compile(r"^\s*([A-Za-z0-9_.\"'-]+)\s*=\s*(.+?)\s*$")
+_HEADER = lazy(r"^\s*(\[\[?)\s*([^\]]+?)\s*(\]\]?)\s*(?:#.*)?$")
+_KEY = lazy(r"^\s*([A-Za-z0-9_.\"'-]+)\s*=\s*(.+?)\s*$")
 
 
 def toml_tables(text):

@@ -12,14 +12,15 @@ import os
 import re
 
 from ..errors import InputError
+from ..patterns import lazy
 
 BEGIN = "# receipt-pair: begin (receipt-pair install kimi-cli; uninstall takes it out)"
 END = "# receipt-pair: end"
-_BLOCK = re.compile(r"(?:\n)?^" + re.escape(BEGIN) + r"$.*?^" + re.escape(END) + r"$\n?",
+_BLOCK = lazy(r"(?:\n)?^" + re.escape(BEGIN) + r"$.*?^" + re.escape(END) + r"$\n?",
                     re.M | re.S)
-_INLINE_HOOKS = re.compile(r"^\s*hooks\s*=", re.M)
+_INLINE_HOOKS = lazy(r"^\s*hooks\s*=", re.M)
 PLUGIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "opencode-plugin.js")
-_PLUGIN_COMMAND = re.compile(r"^const COMMAND = (\".*\");$", re.M)
+_PLUGIN_COMMAND = lazy(r"^const COMMAND = (\".*\");$", re.M)
 
 
 def kimi_block(command, event, seconds):

@@ -24,11 +24,12 @@ from ..store.jsonl import whole_lines
 from .folders import read_folder
 from .redact import REDACTOR_VERSION, redact as redact_text, redact_turns
 from ..turn import Turn, kind_of, turn_from_json  # noqa: F401 (read from here too)
+from ..patterns import lazy
 
 # A JSON log starts with a list of objects or an object with a quoted key. Plain text that
 # merely starts with a bracket ("[INFO] starting") stays plain text.
-_JSON_START = re.compile(r'\A\s*(?:\[\s*(?:\{|\]|\Z)|\{\s*(?:"|\}|\Z))')
-_XML_START = re.compile(r"\A\s*<(?:\?xml|testsuites?[\s>/])")
+_JSON_START = lazy(r'\A\s*(?:\[\s*(?:\{|\]|\Z)|\{\s*(?:"|\}|\Z))')
+_XML_START = lazy(r"\A\s*<(?:\?xml|testsuites?[\s>/])")
 # The formats a user may name with --format, besides the agents' own.
 TURN_FORMATS = ("turns", "junit", "text")
 FORMATS = TURN_FORMATS + transcripts.FORMATS
@@ -223,7 +224,7 @@ def _parses(line):
 # The suite's own counts, checked against the test cases read (outcome each one counts).
 _JUNIT_COUNTS = (("tests", None), ("failures", "failed"), ("errors", "errors"),
                  ("skipped", "skipped"))
-_WHOLE_NUMBER = re.compile(r"\A\d{1,9}\Z")
+_WHOLE_NUMBER = lazy(r"\A\d{1,9}\Z")
 # The status of a summary whose suite's counts disagree with its test cases: the file is
 # incomplete or altered, so it must not pass for a clean run.
 JUNIT_MISMATCH_STATUS = 1

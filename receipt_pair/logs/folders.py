@@ -17,10 +17,11 @@ from ..errors import InputError
 from ..store.files import MAX_INPUT_BYTES, decode, read_bytes
 from .transcripts import github_actions, openhands
 from .transcripts._common import loads
+from ..patterns import lazy
 
-_V0_EVENT = re.compile(r"\A(\d{1,12})\.json\Z")
-_V1_EVENT = re.compile(r"\Aevent-(\d{1,12})-[^/]*\.json\Z")
-_STEP_FILE = re.compile(r"\A(\d{1,6})_(.+)\.txt\Z")
+_V0_EVENT = lazy(r"\A(\d{1,12})\.json\Z")
+_V1_EVENT = lazy(r"\Aevent-(\d{1,12})-[^/]*\.json\Z")
+_STEP_FILE = lazy(r"\A(\d{1,6})_(.+)\.txt\Z")
 FOLDER_FORMATS = ("openhands", "github-actions")
 
 

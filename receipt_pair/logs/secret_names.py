@@ -14,18 +14,19 @@ import functools
 import re
 
 from .secret_shapes import placeholder
+from ..patterns import lazy
 
 # A cheap first look for a secret's name: most of a log names none.
-_KEYWORD = re.compile(r"pass|pw|secret|token|key|auth|cred|cookie|sig")  # on lower-case text
-_KEYWORD_ANY_CASE = re.compile(_KEYWORD.pattern, re.I)
+_KEYWORD = lazy(r"pass|pw|secret|token|key|auth|cred|cookie|sig")  # on lower-case text
+_KEYWORD_ANY_CASE = lazy(_KEYWORD.pattern, re.I)
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
-_NAME_TAIL = re.compile(r"[A-Za-z0-9_.\-]*")
-_PARTS = re.compile(r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_NAME_TAIL = lazy(r"[A-Za-z0-9_.\-]*")
+_PARTS = lazy(r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 # What follows a name: its closing quote, how it is given a value, and the value (quoted,
 # also as \"...\" inside a JSON string, or a bare word). An open quote with no close runs
 # to the end of the line, where a log cut it.
-_AFTER = re.compile(
+_AFTER = lazy(
     r"""(?P<close>\\?["']?)
         (?P<sep>[ \t]*(?::=|=>|\?=|=(?!=)|:(?![:/=]))[ \t]*|[ \t]+)
         (?P<value>\\"(?P<eq>[^"\\\n]*)(?:\\"|(?<=[^,;:)\]}\s"]{4})(?=\n|\Z))
@@ -33,8 +34,8 @@ _AFTER = re.compile(
                  |'(?P<sq>[^'\n]*)(?:'|(?<=[^,;:)\]}\s']{4})(?=\n|\Z))
                  |(?P<word>(?:[^\s"'`;\\<>&]|&(?![\w.\-]+=|&))+))""",
     re.X)
-_QUERY_VALUE = re.compile(r"=(?P<word>[^&#\s\"'<>`\\]+)")
-_XML_VALUE = re.compile(r">(?P<word>[^<\n]+)</")
+_QUERY_VALUE = lazy(r"=(?P<word>[^&#\s\"'<>`\\]+)")
+_XML_VALUE = lazy(r">(?P<word>[^<\n]+)</")
 
 # The last word of a name, and what it says the value is.
 _STRONG = {"password", "passwd", "passphrase", "secret", "apikey", "secretkey", "privatekey",
@@ -63,24 +64,24 @@ _KEY_NOT_SECRET = {"public", "primary", "foreign", "sort", "partition", "cache",
 _NEUTRAL_TAILS = {"value", "val", "base", "b64", "base64", "hex", "raw", "plain", "plaintext",
                   "str", "string", "encoded", "enc", "encrypted", "data", "text", "literal"}
 
-_BASE64 = re.compile(r"[A-Za-z0-9+/=_\-]+\Z")
+_BASE64 = lazy(r"[A-Za-z0-9+/=_\-]+\Z")
 _WORD_OF_NAME = r"(?:[A-Z]?[a-z]{2,}|[A-Z]{2,}(?![a-z]))"  # Access, token, API
-_WORDY = re.compile(rf"{_WORD_OF_NAME}(?:[_\-]?{_WORD_OF_NAME})*\Z")
-_PATH = re.compile(r"(?:~|\.{1,2})?/[\w.\-/@+]*\Z|[A-Za-z]:\\")
-_VERSION = re.compile(r"v?[0-9]+(?:\.[0-9]+)+(?:[-+.][\w.]+)?\Z")
-_PROSE = re.compile(r"[ \t]+[A-Za-z]")
-_CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\Z|[a-z]+(?:[A-Z][a-z]+)+\Z")
-_CODE = re.compile(r"[a-z_]\w*(?:\.[A-Za-z_]\w*)*\.(?P<attr>[A-Za-z_]\w*)\Z"
+_WORDY = lazy(rf"{_WORD_OF_NAME}(?:[_\-]?{_WORD_OF_NAME})*\Z")
+_PATH = lazy(r"(?:~|\.{1,2})?/[\w.\-/@+]*\Z|[A-Za-z]:\\")
+_VERSION = lazy(r"v?[0-9]+(?:\.[0-9]+)+(?:[-+.][\w.]+)?\Z")
+_PROSE = lazy(r"[ \t]+[A-Za-z]")
+_CONSTANT = lazy(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\Z|[a-z]+(?:[A-Z][a-z]+)+\Z")
+_CODE = lazy(r"[a-z_]\w*(?:\.[A-Za-z_]\w*)*\.(?P<attr>[A-Za-z_]\w*)\Z"
                    r"|(?P<call>[A-Za-z_][\w.]*)[(\[]")
-_MYSQL = re.compile(r"\b(?:mysql\w*|mariadb\w*)\b")
-_NETRC = re.compile(r"\bmachine[ \t\r\n]+\S")
-_AUTH_SCHEME = re.compile(
+_MYSQL = lazy(r"\b(?:mysql\w*|mariadb\w*)\b")
+_NETRC = lazy(r"\bmachine[ \t\r\n]+\S")
+_AUTH_SCHEME = lazy(
     r"(?P<open>\\?[\"']?)[ \t]*(?:(?P<scheme>Bearer|Basic|Token|Bot|Negotiate|NTLM|SSWS|ApiKey|"
     r"Api-Key|JWT|Key|GenieKey|Splunk|Digest|OAuth|Hawk|MAC|AWS4-HMAC-SHA256)[ \t]+)?",
     re.I)
 _PARAM_SCHEMES = {"digest", "oauth", "hawk", "mac", "aws4-hmac-sha256"}
-_AUTH_TOKEN = re.compile(r"[^\s\"'\\,;]+")
-_COOKIE_PAIR = re.compile(r"[\w.\-]+=([^;\s\"']{8,})")
+_AUTH_TOKEN = lazy(r"[^\s\"'\\,;]+")
+_COOKIE_PAIR = lazy(r"[\w.\-]+=([^;\s\"']{8,})")
 
 
 @functools.lru_cache(maxsize=1024)

@@ -13,6 +13,7 @@ random string does (secret_names.py).
 """
 
 import re
+from ..patterns import lazy
 
 MARK = "[REDACTED]"
 
@@ -38,7 +39,7 @@ def placeholder(value):
 # a longer token of a newer format is still taken whole. Every alternative starts with a
 # literal, so a megabyte of log is searched fast; find_tokens then asks that the token
 # starts a word (a \b here would slow the search tenfold).
-_TOKENS = re.compile(
+_TOKENS = lazy(
     r"""
     (?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Za-z0-9])
                                                                             # AWS key id
@@ -75,17 +76,17 @@ _TOKENS = re.compile(
 )
 # Two shapes whose tell is in the middle: a Telegram bot's id:AA..., an Azure AD client
 # secret's digit and Q~. Found from the tell, then checked before it.
-_TELEGRAM = re.compile(r":AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])")
-_TELEGRAM_BOT = re.compile(r"(?<![0-9])[0-9]{8,10}\Z")
-_AZURE_AD = re.compile(r"Q~[A-Za-z0-9_~.\-]{31,34}")
-_AZURE_AD_HEAD = re.compile(r"(?<![A-Za-z0-9_~.\-])[A-Za-z0-9_~.\-]{3}[0-9]\Z")
+_TELEGRAM = lazy(r":AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])")
+_TELEGRAM_BOT = lazy(r"(?<![0-9])[0-9]{8,10}\Z")
+_AZURE_AD = lazy(r"Q~[A-Za-z0-9_~.\-]{31,34}")
+_AZURE_AD_HEAD = lazy(r"(?<![A-Za-z0-9_~.\-])[A-Za-z0-9_~.\-]{3}[0-9]\Z")
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 # A webhook URL is its own secret: the part after the fixed path.
-_WEBHOOKS = re.compile(
+_WEBHOOKS = lazy(
     r"hooks\.slack\.com/(?:services|workflows|triggers)/(?P<value>[A-Za-z0-9/_+\-]{20,})"
     r"|discord(?:app)?\.com/api/webhooks/(?P<discord>[0-9]+/[A-Za-z0-9_\-]{30,})")
 # An Azure storage connection string's key; a SAS signature goes with the query strings.
-_AZURE_KEY = re.compile(r"\bAccountKey=(?P<value>[A-Za-z0-9+/]{40,}={0,2})")
+_AZURE_KEY = lazy(r"\bAccountKey=(?P<value>[A-Za-z0-9+/]{40,}={0,2})")
 
 
 def find_tokens(text):
@@ -108,15 +109,15 @@ def find_tokens(text):
 
 
 # A key block: PEM (RSA, EC, DSA, OPENSSH, ENCRYPTED, plain PKCS#8), PGP armour, SSH2.
-_KEY_BEGIN = re.compile(r"-{4,5} ?BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)? ?-{4,5}")
-_KEY_END = re.compile(r"-{4,5} ?END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)? ?-{4,5}")
+_KEY_BEGIN = lazy(r"-{4,5} ?BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)? ?-{4,5}")
+_KEY_END = lazy(r"-{4,5} ?END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)? ?-{4,5}")
 # Blank space before and after a body, also as the `\n` a JSON string escapes it to.
-_BLANK = re.compile(r"(?:\s|\\[nr])*")
+_BLANK = lazy(r"(?:\s|\\[nr])*")
 # What starts a key's body: armour headers or base64. A BEGIN line merely quoted (a grep
 # for it, a docstring) has neither, and must not swallow the rest of the log.
-_KEY_BODY = re.compile(r"(?:Proc-Type|DEK-Info|Version|Comment|Hash):|[A-Za-z0-9+/=]{8}")
-_PUTTY = re.compile(r"^Private-Lines: *(?P<lines>[0-9]{1,3})[ \t]*\r?\n", re.M)
-_PUTTY_LINE = re.compile(r"(?:[A-Za-z0-9+/=]+\r?(?:\n|\Z))*")
+_KEY_BODY = lazy(r"(?:Proc-Type|DEK-Info|Version|Comment|Hash):|[A-Za-z0-9+/=]{8}")
+_PUTTY = lazy(r"^Private-Lines: *(?P<lines>[0-9]{1,3})[ \t]*\r?\n", re.M)
+_PUTTY_LINE = lazy(r"(?:[A-Za-z0-9+/=]+\r?(?:\n|\Z))*")
 
 
 def find_key_blocks(text):
@@ -158,12 +159,12 @@ def _trim_blank_end(text, start, end):
 # scheme://user:password@host. The password runs to the LAST @ before the host's path
 # (a password may hold an @), the user may be empty (redis://:password@host); a URL's
 # own delimiters end it. Found from the `://`, which ordinary text seldom holds.
-_URL_PASSWORD = re.compile(
+_URL_PASSWORD = lazy(
     r"://(?P<user>[^\s/?#:@\"'<>`\\]*):(?P<value>[^\s/?#\"'<>`\\]+)@(?=[A-Za-z0-9\[])")
 # scheme://token@host: a bare token as the user (https://<token>@github.com).
-_URL_TOKEN = re.compile(r"://(?P<value>[A-Za-z0-9_\-]{20,})@(?=[A-Za-z0-9])")
+_URL_TOKEN = lazy(r"://(?P<value>[A-Za-z0-9_\-]{20,})@(?=[A-Za-z0-9])")
 # Go's MySQL DSN has no scheme: user:password@tcp(host:3306)/db.
-_DSN = re.compile(r"(?<![^\s\"'=])[A-Za-z0-9_.\-]+:(?P<value>[^\s\"'`]+)@(?:tcp|unix)\(")
+_DSN = lazy(r"(?<![^\s\"'=])[A-Za-z0-9_.\-]+:(?P<value>[^\s\"'`]+)@(?:tcp|unix)\(")
 
 
 def find_url_credentials(text):
@@ -185,21 +186,21 @@ def find_url_credentials(text):
 # Credentials a command takes on its line, where the option alone says nothing of a
 # secret's name: curl -u user:password, mysql -pPASSWORD (attached: `-p db` prompts),
 # sshpass -p, docker login -p, redis-cli -a, openssl -passin pass:...
-_COMMANDS = re.compile(r"(?<![\w/.\-])(?:curl|https?|xh|mysql\w*|mariadb\w*|sshpass|docker|"
+_COMMANDS = lazy(r"(?<![\w/.\-])(?:curl|https?|xh|mysql\w*|mariadb\w*|sshpass|docker|"
                        r"podman|nerdctl|buildah|skopeo|helm|oras|redis-cli|openssl)(?=[ \t])")
 # Where a command's own words end: the next line, or the next command of a list or pipe.
-_COMMAND_END = re.compile(r"\n|&&|\|\||;[ \t]|[ \t]\|[ \t]")
+_COMMAND_END = lazy(r"\n|&&|\|\||;[ \t]|[ \t]\|[ \t]")
 _QUOTED_OR_WORD = r"(?:\"(?P<dq>[^\"\n]*)\"|'(?P<sq>[^'\n]*)'|(?P<word>[^\s\"'`;|&]+))"
 # user:password after -u, quoted or bare; the user stays.
 _USER_PASSWORD = (r"(?:\"[^\s:\"$]*:(?P<dq>[^\"\n]+)\"|'[^\s:'$]*:(?P<sq>[^'\n]+)'"
                   r"|[^\s:\"'$]*:(?P<word>[^\s\"']+))")
 _COMMAND_SECRETS = {
-    "curl": re.compile(r"(?<!\S)(?:-u|--user|--proxy-user|-U)(?:[ \t]+|=)?" + _USER_PASSWORD),
-    "http": re.compile(r"(?<!\S)(?:-a|--auth)(?:[ \t]+|=)" + _USER_PASSWORD),
-    "mysql": re.compile(r"(?<!\S)-p" + _QUOTED_OR_WORD),
-    "login": re.compile(r"(?<!\S)-p[ \t]+" + _QUOTED_OR_WORD),
-    "redis": re.compile(r"(?<!\S)-a[ \t]+" + _QUOTED_OR_WORD),
-    "openssl": re.compile(r"(?<!\S)-pass(?:in|out)?[ \t]+[\"']?pass:(?P<value>[^\s\"']+)"),
+    "curl": lazy(r"(?<!\S)(?:-u|--user|--proxy-user|-U)(?:[ \t]+|=)?" + _USER_PASSWORD),
+    "http": lazy(r"(?<!\S)(?:-a|--auth)(?:[ \t]+|=)" + _USER_PASSWORD),
+    "mysql": lazy(r"(?<!\S)-p" + _QUOTED_OR_WORD),
+    "login": lazy(r"(?<!\S)-p[ \t]+" + _QUOTED_OR_WORD),
+    "redis": lazy(r"(?<!\S)-a[ \t]+" + _QUOTED_OR_WORD),
+    "openssl": lazy(r"(?<!\S)-pass(?:in|out)?[ \t]+[\"']?pass:(?P<value>[^\s\"']+)"),
 }
 _COMMAND_KIND = {"curl": "curl", "http": "http", "https": "http", "xh": "http",
                  "sshpass": "login", "redis-cli": "redis", "openssl": "openssl"}
@@ -225,7 +226,7 @@ def find_command_credentials(text):
 
 
 # A token after the word Bearer, with no header name in sight (a log line, an echo).
-_BEARER = re.compile(r"\b[Bb]earer[ \t]+(?P<value>[A-Za-z0-9\-._~+/]{20,}=*)")
+_BEARER = lazy(r"\b[Bb]earer[ \t]+(?P<value>[A-Za-z0-9\-._~+/]{20,}=*)")
 
 
 def find_bearer_tokens(text):

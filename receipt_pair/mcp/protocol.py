@@ -28,6 +28,7 @@ from ..pair.settings import Settings
 from ..store.files import loads_strict
 from .arguments import argument_problem
 from .tools import TOOLS
+from ..patterns import lazy
 
 NAME = "receipt-pair"
 # The revisions this server speaks, newest first: each begins with initialize and has
@@ -206,8 +207,8 @@ class Server:
 
 # -- the stdio transport ------------------------------------------------------------------
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_NOT_ASCII = re.compile("[^\x00-\x7e]")  # DEL too, which JSON would leave raw
+_LONE_SURROGATE = lazy("[\ud800-\udfff]")
+_NOT_ASCII = lazy("[^\x00-\x7e]")  # DEL too, which JSON would leave raw
 
 
 def _escape(match):

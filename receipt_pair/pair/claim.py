@@ -10,9 +10,8 @@ Nothing here prints; the command line renders what these functions return.
 import threading
 import time
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
-from .ask import ModelAnswer, ask
 from ..answers import NOT_SHOWN
 from ..check.render import Shown
 from ..check.rules import Quote, combine
@@ -22,6 +21,9 @@ from ..facts.decision import Decision
 from ..logs.redact import redact as redact_text
 from ..turn import Turn, turn_from_json
 from .settings import Settings
+
+if TYPE_CHECKING:  # asking a model loads HTTP: only where one is asked (ask_pair and below)
+    from .ask import ModelAnswer
 
 ARMS = ("A", "B")
 # Who decided an answer: plain code from the facts of the log, or the two models.
@@ -36,7 +38,7 @@ class ClaimResult:
     claim: str
     answer: str
     quotes: tuple
-    models: List[ModelAnswer]
+    models: List["ModelAnswer"]
     shown: list  # the turns as the models saw them (none when the facts decided)
     settings: Settings
     concurrent: bool = False
@@ -172,6 +174,8 @@ def check_claim(claim, turns, settings=None, *, client=None, keep_failed=False, 
 def ask_pair(claim, turns, settings, client, concurrent=False):
     """The pair's ClaimResult for checked `settings` and `turns`, A and B asked at once
     when `concurrent` (never for a reader with roles)."""
+    from .ask import ask
+
     shown = settings.reader.render(turns, settings.max_turns, claim)
     if settings.reader.partner:  # roles: B is asked about A's answer, so after it
         concurrent = False
@@ -233,6 +237,8 @@ def check_claims(claims, turns, settings=None, *, client=None, deadline=None,
     asked = settings.replace(extra_a={**settings.extra_a, **shared},
                              extra_b={**settings.extra_b, **shared})
     shown = [reader.render(turns, settings.max_turns, claim, menu_claims) for claim in claims]
+    from .ask import ask
+
     answers = {"A": [None] * len(claims), "B": [None] * len(claims)}
     for arm in ARMS:
         for index, claim in enumerate(claims):
@@ -279,6 +285,8 @@ def as_turns(turns):
 
 def _ask_at_once(client, settings, claim, shown):
     """Both models at once; an error in either thread is raised here, not lost."""
+    from .ask import ask
+
     answers, errors = [None, None], [None, None]
 
     def run(index, arm):

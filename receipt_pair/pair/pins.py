@@ -17,14 +17,15 @@ from .. import __version__
 from ..errors import InputError
 from ..store.files import decode, loads_strict, read_bytes, sha256_bytes
 from ..check.testcounts import count_junit
+from ..patterns import lazy
 
 PIN_SCHEMA = "receipt-pair/pin/1"
 
-_COLLECTED = re.compile(r"^(?:=+ )?(\d+)(?:/\d+)? tests? collected\b")
-_COLLECTED_VERBOSE = re.compile(r"^collected (\d+) items?\b")
-_COLLECT_ERRORS = re.compile(r"\b\d+ errors?\b|^ERROR\b|^E\s", re.M)
-_NODE_ID = re.compile(r"^\S+::\S")
-_FILE_COUNT = re.compile(r"^(\S+\.py): (\d+)$")  # pytest --collect-only -qq
+_COLLECTED = lazy(r"^(?:=+ )?(\d+)(?:/\d+)? tests? collected\b")
+_COLLECTED_VERBOSE = lazy(r"^collected (\d+) items?\b")
+_COLLECT_ERRORS = lazy(r"\b\d+ errors?\b|^ERROR\b|^E\s", re.M)
+_NODE_ID = lazy(r"^\S+::\S")
+_FILE_COUNT = lazy(r"^(\S+\.py): (\d+)$")  # pytest --collect-only -qq
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,9 @@ from .. import readers
 from ..check.render import DEFAULT_MAX_TURNS
 from ..check.rules import DEFAULT_RULE, RULES
 from ..errors import UsageError
-from ..server.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,
-                             DEFAULT_TIMEOUT, ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B, Client)
-from ..server.transport import MAX_TIMEOUT
+from ..server.defaults import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,
+                               DEFAULT_TIMEOUT, ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B,
+                               MAX_TIMEOUT)
 
 # The settings a user's environment may give, by the variable that gives each.
 ENVIRONMENT = {"base_url": ENV_BASE_URL, "model_a": ENV_MODEL_A, "model_b": ENV_MODEL_B,
@@ -96,6 +96,8 @@ class Settings:
 
     def client(self):
         """A client of the server these settings name."""
+        from ..server.client import Client  # HTTP is loaded only where a model is asked
+
         return Client(self.base_url, timeout=self.timeout, allow_remote=self.allow_remote)
 
     @property

@@ -25,6 +25,7 @@ from . import facts
 from ..check.commands import is_viewer, program_of as _program
 from ..check.render import ShownTurn, cut_middle, readable, status_lines
 from .vocabulary import vocabulary
+from ..patterns import lazy
 
 # What the menu may hold: lines in all, lines per turn, characters in all.
 MAX_LINES = 30
@@ -39,18 +40,18 @@ SCAN_LINES = 5000
 # A line is offered only if it scores at least this: a file's last lines are not evidence.
 MIN_SCORE = 1.0
 
-_SUCCESS = re.compile(
+_SUCCESS = lazy(
     r"\b(?:passed|passing|succeeded|success(?:ful(?:ly)?)?|ok|done|complete(?:d)?|"
     r"finished|created|deployed|pushed|merged|published|uploaded|sent|delivered|applied|"
     r"installed|built|released|rolled\s+out|healthy|ready|running|live|saved|wrote|"
     r"updated|configured|migrated|restored|verified)\b|->|\u2713|\u2714|100%", re.I)
-_SUMMARY = re.compile(
+_SUMMARY = lazy(
     r"\b(?:\d+\s+(?:passed|failed|errors?|skipped|tests?|examples?|specs?)|test result|"
     r"Tests?(?:\s+run)?:|Ran\s+\d+\s+tests?|OK\b|FAILED\b|BUILD\s+\w+|"
     r"exit(?:ed)?\s+(?:code|status)|HTTP/\d(?:\.\d)?\s+\d{3}|status(?:\s+code)?\s*[:=]|"
     r"digest:\s*sha256|STATUS:|revision\b)",
     re.I)
-_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*")
+_WORD = lazy(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*")
 _STOP = {"the", "and", "for", "with", "from", "into", "that", "this", "all", "now", "has",
          "have", "had", "was", "were", "are", "its", "it's", "our", "your", "after", "before",
          "them", "then", "than", "new", "one", "out", "via", "also", "just", "again", "both",

@@ -24,6 +24,7 @@ from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN, CheckedAnswer
 from .menu import LINE_PREVIEW, labelled_lines
 from ..check.quote import parse_reply
 from ..check.render import unfence
+from ..patterns import lazy
 
 REASON_MAX = 150
 
@@ -117,7 +118,7 @@ INSTRUCTIONS_F2 = INSTRUCTIONS_F1.replace(
 REASON_MAX_F2 = 80
 
 # A log that writes "<facts>" must not pass for the facts plain code read.
-_FACT_FENCE = re.compile(r"<(?=\s*/?\s*facts\b)", re.I)
+_FACT_FENCE = lazy(r"<(?=\s*/?\s*facts\b)", re.I)
 
 
 def _unfence_facts(text):

@@ -23,14 +23,8 @@ from .transport import (HINT_REMOTE, RemoteModelRefused, SchemaRefused, ServerUn
                         Transport, _error_message, _hinted, _loads, _refusal, _text_ok,
                         check_base_url, not_an_answer)
 
-DEFAULT_BASE_URL = "http://localhost:13305/api/v1"
-DEFAULT_MODEL_A = "Qwen3-4B-Instruct-2507-GGUF"
-DEFAULT_MODEL_B = "Gemma-4-E4B-it-GGUF"
-# Environment variables that set the defaults for every command.
-ENV_BASE_URL = "RECEIPT_PAIR_BASE_URL"
-ENV_MODEL_A = "RECEIPT_PAIR_MODEL_A"
-ENV_MODEL_B = "RECEIPT_PAIR_MODEL_B"
-DEFAULT_TIMEOUT = 300.0  # seconds for one model call, load included
+from .defaults import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,  # noqa: F401
+                       DEFAULT_TIMEOUT, ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B)
 LOADING_WAIT = 1.0  # seconds between tries while llama-server says it is still loading
 
 

@@ -9,6 +9,7 @@ import json
 import re
 
 from .servers import OPTIONS_PREFIX
+from ..patterns import lazy
 
 # Sent on every request. Lemonade applies per-family sampling defaults to any field a
 # request leaves out, so all the sampling fields are set, not only temperature.
@@ -25,7 +26,7 @@ SETTINGS = {
     "cache_prompt": False,
 }
 # Models that think unless told not to get the switch; every other model gets nothing extra.
-_THINKING_MODELS = re.compile(r"gemma-?4", re.I)
+_THINKING_MODELS = lazy(r"gemma-?4", re.I)
 THINKING_OFF = {"chat_template_kwargs": {"enable_thinking": False}}
 SCHEMA_NAME = "receipt_pair_answer"
 

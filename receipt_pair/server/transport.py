@@ -30,9 +30,9 @@ import time
 import urllib.parse
 
 from ..errors import ServerError, UsageError
+from .defaults import MAX_TIMEOUT
 
 PROBE_TIMEOUT = 10.0  # seconds for health and model-list requests
-MAX_TIMEOUT = 86400.0  # a day: more (or infinity) is no deadline a clock can hold
 # An answer larger than this is not a chat reply (ours are a few hundred tokens): refused.
 MAX_BODY_BYTES = 8 * 1024 * 1024
 READ_CHUNK = 64 * 1024

@@ -47,7 +47,7 @@ def top_level_imports(dotted, path):
 # errors, turn and answers, which every layer may use). A newcomer finds where a change
 # goes from the folder names; this table keeps the floors from drifting.
 TOP = {"receipt_pair.__version__", "receipt_pair.errors", "receipt_pair.turn",
-       "receipt_pair.answers"}
+       "receipt_pair.answers", "receipt_pair.patterns"}
 # legacy/ is imported by no layer: readers/ loads its frozen words by name, only to replay
 # what a retired reader or a sealed check answered.
 _FACTS = {"facts"}

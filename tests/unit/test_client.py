@@ -17,7 +17,7 @@ from receipt_pair.server.client import (Client, SchemaRefused, ServerUnreachable
                                  check_base_url)
 from receipt_pair.errors import ServerError, UsageError
 from receipt_pair.logs import Turn
-from receipt_pair.pair.claim import ask
+from receipt_pair.pair.ask import ask
 from receipt_pair.pair.settings import Settings
 
 from tests.fakeserver import FakeServer, Reply, answer, chat_response, raw_numbers

@@ -6,17 +6,17 @@ Each line is one record with a `type`. An `assistant` record's `message.content`
 (summary, system, file-history-snapshot, progress, ...) is skipped. See docs/formats.md.
 """
 
-import re
 from dataclasses import dataclass
 from typing import FrozenSet, Mapping
 
 from ...errors import InputError
 from ._common import EDIT, VIEW, Said, finish, get, json_lines, need, text_of, tool_summary, turn
+from ...patterns import lazy
 
 LABEL = "Claude Code"
 
 # A failed Bash call's result starts with this line; a passing one records no status.
-_EXIT_LINE = re.compile(r"\AExit code (-?\d{1,9})(?:\n|\Z)")
+_EXIT_LINE = lazy(r"\AExit code (-?\d{1,9})(?:\n|\Z)")
 # The status of an error result that names no exit code of its own (an MCP tool that
 # failed, a timeout, a refused edit): an error must never read as a command that passed.
 ERROR_STATUS = 1
@@ -33,16 +33,16 @@ KINDS = {"Edit": EDIT, "MultiEdit": EDIT, "Write": EDIT, "NotebookEdit": EDIT,
 # A Bash call still running when the log was written: started with run_in_background, or
 # moved to the background (it outlived its timeout or a blocking budget, or the person
 # sent it there). Its result says only that; how it ended comes later, as a notice.
-_BACKGROUND = re.compile(r"\ACommand (?:running in background with ID: |[^\n]{0,200}?(?:was "
+_BACKGROUND = lazy(r"\ACommand (?:running in background with ID: |[^\n]{0,200}?(?:was "
                          r"moved to the background|was manually backgrounded by user))")
-_BACKGROUND_ID = re.compile(r"\ACommand [^\n]{0,300}?(?:with ID: |\(ID: )([\w-]{1,100})")
+_BACKGROUND_ID = lazy(r"\ACommand [^\n]{0,300}?(?:with ID: |\(ID: )([\w-]{1,100})")
 # How a background command ended comes back later as a notice in a record of the harness
 # (a queued command, an attachment, or a user line of its own), never in a tool result:
 # "(exit code N)" at the end of its summary (the description before it is the model's).
 _NOTICES = ("<task-notification>", "<bash-notification>")
-_NOTICE_IDS = re.compile(r"<(tool-use-id|task-id|shell-id)>([^<\s]{1,200})</\1>")
-_NOTICE_STATUS = re.compile(r"<status>([^<\s]{1,40})</status>")
-_NOTICE_EXIT = re.compile(r"\(exit code (-?\d{1,9})\)")
+_NOTICE_IDS = lazy(r"<(tool-use-id|task-id|shell-id)>([^<\s]{1,200})</\1>")
+_NOTICE_STATUS = lazy(r"<status>([^<\s]{1,40})</status>")
+_NOTICE_EXIT = lazy(r"\(exit code (-?\d{1,9})\)")
 
 
 @dataclass(frozen=True)

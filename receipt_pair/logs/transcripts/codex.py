@@ -11,6 +11,7 @@ import re
 from ...errors import InputError
 from ._common import (EDIT, VIEW, Said, finish, get, json_lines, need, shell_command, status,
                       text_of, tool_summary, try_loads, turn)
+from ...patterns import lazy
 
 LABEL = "Codex"
 LINE_TYPES = ("session_meta", "turn_context", "response_item", "event_msg", "compacted")
@@ -19,12 +20,12 @@ _OUTPUTS = ("function_call_output", "custom_tool_call_output")
 
 # Newer shell tools put a header before the command's output: "Chunk ID: ...",
 # "Wall time: ...", "Process exited with code N", ..., then "Output:".
-_HEADER_LINE = re.compile(r"(Chunk ID|Wall time|Process exited with code|Exit code|"
+_HEADER_LINE = lazy(r"(Chunk ID|Wall time|Process exited with code|Exit code|"
                           r"Original token count|Total output lines|Process running)\b")
-_HEADER_STATUS = re.compile(r"^(?:Process exited with code|Exit code:) (-?\d{1,9})$", re.M)
+_HEADER_STATUS = lazy(r"^(?:Process exited with code|Exit code:) (-?\d{1,9})$", re.M)
 # exec_command (and write_stdin to its session) returns after `yield_time_ms` whether or not
 # the command ended; one that had not says so instead of an exit code.
-_HEADER_RUNNING = re.compile(r"^Process running with session ID (\S+)$", re.M)
+_HEADER_RUNNING = lazy(r"^Process running with session ID (\S+)$", re.M)
 # The collaboration tools answer with another agent's state and final message: a model's
 # words, not what a program printed.
 MODEL_TEXT_TOOLS = frozenset({"spawn_agent", "send_input", "wait", "wait_agent",
@@ -32,8 +33,8 @@ MODEL_TEXT_TOOLS = frozenset({"spawn_agent", "send_input", "wait", "wait_agent",
 KINDS = {"apply_patch": EDIT, "read_file": VIEW, "list_dir": VIEW, "grep_files": VIEW,
          "view_image": VIEW}
 # Codex runs a shell command that calls apply_patch as the patch tool itself.
-_SHELL_PATCH = re.compile(r"\A\s*apply_patch\b")
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.M)
+_SHELL_PATCH = lazy(r"\A\s*apply_patch\b")
+_PATCH_FILE = lazy(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.M)
 
 
 def looks_like(record):

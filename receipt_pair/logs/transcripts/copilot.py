@@ -13,15 +13,15 @@ sub-agent's. See docs/formats.md.
 """
 
 import json
-import re
 
 from ...errors import InputError
 from ._common import (EDIT, VIEW, Said, finish, get, json_lines, need, text_of, tool_summary,
                       turn)
+from ...patterns import lazy
 
 LABEL = "Copilot"
 SHELL_TOOLS = frozenset({"bash", "powershell", "run_in_terminal"})
-_EXIT = re.compile(r"(?:\A|\n)<(?:exited with exit code (-?\d{1,9})|shellId:[^>\n]{1,200}? "
+_EXIT = lazy(r"(?:\A|\n)<(?:exited with exit code (-?\d{1,9})|shellId:[^>\n]{1,200}? "
                    r"completed with exit code (-?\d{1,9}))>[ \t\r\n]*\Z")
 # A call recorded as failed (success false) with no exit status of its own.
 ERROR_STATUS = 1

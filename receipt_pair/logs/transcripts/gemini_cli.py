@@ -6,18 +6,18 @@ id wins, `$set` and `$rewindTo` lines); and a checkpoint, the raw API history as
 `{"role", "parts"}`. Tool calls sit in `gemini` messages' `toolCalls`. See docs/formats.md.
 """
 
-import re
 
 from ...errors import InputError
 from ._common import (EDIT, VIEW, Said, Session, finish, get, is_missing, json_lines, need,
                       text_of, tool_summary, try_loads, turn)
+from ...patterns import lazy
 
 LABEL = "Gemini CLI"
 SHELL_TOOL = "run_shell_command"
 
 # The shell tool's result is a labelled block; these trail the output, in this order.
 _TRAILERS = ("Process Group PGID", "Background PIDs", "Signal", "Exit Code", "Error")
-_EXIT = re.compile(r"\A-?\d{1,9}\Z")
+_EXIT = lazy(r"\A-?\d{1,9}\Z")
 # A shell call stopped before it exited records no exit code. A signal gives 128 + its
 # number, what a shell reports for a command killed by it (1 for a name not listed here);
 # a call cancelled for want of output gives 124 (`timeout`'s status), one the person
@@ -25,7 +25,7 @@ _EXIT = re.compile(r"\A-?\d{1,9}\Z")
 _SIGNALS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGILL": 4, "SIGTRAP": 5, "SIGABRT": 6,
             "SIGBUS": 7, "SIGFPE": 8, "SIGKILL": 9, "SIGUSR1": 10, "SIGSEGV": 11,
             "SIGUSR2": 12, "SIGPIPE": 13, "SIGALRM": 14, "SIGTERM": 15}
-_SIGNAL_NUMBER = re.compile(r"\A\d{1,3}\Z")
+_SIGNAL_NUMBER = lazy(r"\A\d{1,3}\Z")
 UNKNOWN_SIGNAL_STATUS = 1
 _ABORTS = (("Command was automatically cancelled because it exceeded the timeout", 124),
            ("Command was cancelled by user", 130))
@@ -39,7 +39,7 @@ _CALL_STATUS = {"error": ERROR_STATUS, "cancelled": 130}
 # of its own name, and its result is its final report.
 MODEL_TEXT_TOOLS = frozenset({"web_fetch", "google_web_search", "write_todos", "save_memory",
                               "codebase_investigator", "cli_help"})
-_SUBAGENT_REPORT = re.compile(r"\ASubagent '([^'\n]{1,200})' (?:finished|failed)")
+_SUBAGENT_REPORT = lazy(r"\ASubagent '([^'\n]{1,200})' (?:finished|failed)")
 KINDS = {"replace": EDIT, "write_file": EDIT, "read_file": VIEW, "read_many_files": VIEW,
          "list_directory": VIEW, "glob": VIEW, "search_file_content": VIEW,
          "grep_search": VIEW}

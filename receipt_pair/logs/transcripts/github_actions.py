@@ -17,31 +17,32 @@ each step ends where its own lines say.
 import re
 
 from ._common import finish, turn
+from ...patterns import lazy
 
 LABEL = "GitHub Actions"
 
 _TIMESTAMP = r"\ufeff?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?Z ?"
 # The form is told once, from the file's first line that is not blank (the runner's, never
 # a program's): per line, a tab inside a command's output could pass for a `gh` prefix.
-_GH_LINE = re.compile(r"\A([^\t\n]*\t([^\t\n]*))\t" + _TIMESTAMP)
-_PLAIN_LINE = re.compile(r"\A" + _TIMESTAMP)
-_STEP_START = re.compile(r"^(?:[^\t\n]*\t[^\t\n]*\t)?\ufeff?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
+_GH_LINE = lazy(r"\A([^\t\n]*\t([^\t\n]*))\t" + _TIMESTAMP)
+_PLAIN_LINE = lazy(r"\A" + _TIMESTAMP)
+_STEP_START = lazy(r"^(?:[^\t\n]*\t[^\t\n]*\t)?\ufeff?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
                          r"(?:\.\d{1,9})?Z ##\[group\]Run ", re.M)
 _RUN = "##[group]Run "
 # After the script, the runner lists the step's settings; none of it was run.
 _SETTINGS = ("shell:", "with:", "env:")
 # The runner writes each script line as ESC[36;1m<line>ESC[0m (ScriptHandler.cs); the
 # colour is the runner's, not the command's.
-_SCRIPT_COLOUR = re.compile(r"\A\x1b?\[36;1m(.*?)\x1b?\[0m\Z")
+_SCRIPT_COLOUR = lazy(r"\A\x1b?\[36;1m(.*?)\x1b?\[0m\Z")
 # gh's step column when the archive lacks the step files: it tells no step from another.
 _UNKNOWN_STEP = "UNKNOWN STEP"
 # The runner's lines that end a step in failure, and the status each gives it. A step that
 # was cancelled or timed out prints no exit code: 130 is a shell's status for a command
 # stopped by Ctrl-C (128 + SIGINT), 124 is `timeout`'s. Any other `##[error]` line (an
 # action's `core.setFailed`, an `::error::` annotation) gives 1.
-_EXIT = re.compile(r"\A##\[error\]Process completed with exit code (-?\d{1,9})\.\s*\Z")
-_CANCELLED = re.compile(r"\A##\[error\]The operation was cancell?ed\b", re.I)
-_TIMED_OUT = re.compile(r"\A##\[error\].*(?:exceeded the maximum execution time|"
+_EXIT = lazy(r"\A##\[error\]Process completed with exit code (-?\d{1,9})\.\s*\Z")
+_CANCELLED = lazy(r"\A##\[error\]The operation was cancell?ed\b", re.I)
+_TIMED_OUT = lazy(r"\A##\[error\].*(?:exceeded the maximum execution time|"
                         r"has timed out|timed out after)", re.I)
 CANCELLED_STATUS = 130
 TIMED_OUT_STATUS = 124

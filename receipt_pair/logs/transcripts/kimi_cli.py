@@ -18,15 +18,16 @@ import re
 
 from ...errors import InputError
 from ._common import EDIT, VIEW, Said, finish, get, json_lines, need, text_of, tool_summary, turn
+from ...patterns import lazy
 
 LABEL = "Kimi Code CLI"
 SHELL_TOOL = "Shell"
 ERROR_STATUS = 1
 TIMEOUT_STATUS = 124  # `timeout`'s own status for a command it killed
 _OWN_ROLES = ("_system_prompt", "_checkpoint", "_usage")
-_HARNESS = re.compile(r"\A<system>(ERROR: )?(.*?)</system>\n?", re.S)
-_FAILED = re.compile(r"Command failed with exit code: (-?\d{1,9})\.")
-_KILLED = re.compile(r"Command killed by timeout")
+_HARNESS = lazy(r"\A<system>(ERROR: )?(.*?)</system>\n?", re.S)
+_FAILED = lazy(r"Command failed with exit code: (-?\d{1,9})\.")
+_KILLED = lazy(r"Command killed by timeout")
 KINDS = {"WriteFile": EDIT, "StrReplaceFile": EDIT, "ReadFile": VIEW, "ReadMediaFile": VIEW,
          "Glob": VIEW, "Grep": VIEW}
 # A sub-agent's report, the agent's own thoughts and to-do list: a model's words.

@@ -12,11 +12,12 @@ import re
 
 from ...errors import InputError
 from ._common import finish, get, loads, need, status, text_of, try_loads, turn
+from ...patterns import lazy
 
 LABEL = "mini-swe-agent"
 
-_BLOCK = re.compile(r"```(?:bash|mswea_bash_command)[ \t]*\n(.*?)\n```", re.S)
-_RETURNCODE = re.compile(r"<returncode>\s*(-?\d{1,9})\s*</returncode>")
+_BLOCK = lazy(r"```(?:bash|mswea_bash_command)[ \t]*\n(.*?)\n```", re.S)
+_RETURNCODE = lazy(r"<returncode>\s*(-?\d{1,9})\s*</returncode>")
 # What 2.x records for a command that raised in the harness (a timeout, or an action of a
 # reply that was never run): -1 with the exception's text beside it.
 HARNESS_ERROR = -1

@@ -13,7 +13,6 @@ before it ends. The agent's words are its `text` parts. See docs/formats.md.
 
 import json
 import os
-import sqlite3
 import urllib.parse
 
 from ...errors import InputError
@@ -43,6 +42,8 @@ def database_path(environ=None, home=None):
 def export(path, session_id):
     """The session `session_id` of the database at `path`, read only, as JSON text in the
     SDK's shape (ordered by the ids, which OpenCode makes in the order of time)."""
+    import sqlite3  # only OpenCode keeps its sessions in a database
+
     uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
     try:
         connection = sqlite3.connect(uri, uri=True, timeout=2)

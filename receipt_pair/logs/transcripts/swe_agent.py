@@ -5,10 +5,10 @@ beside the model's `response` and `thought`, which are its own words. SWE-agent 
 no exit status. See docs/formats.md.
 """
 
-import re
 
 from ...errors import InputError
 from ._common import EDIT, VIEW, finish, get, loads, text_of, turn
+from ...patterns import lazy
 
 LABEL = "SWE-agent"
 # The tools of SWE-agent's bundles, by the first word of the action: the windowed viewer
@@ -17,7 +17,7 @@ LABEL = "SWE-agent"
 _KINDS = {"open": VIEW, "goto": VIEW, "scroll_up": VIEW, "scroll_down": VIEW,
           "find_file": VIEW, "search_dir": VIEW, "search_file": VIEW,
           "create": EDIT, "edit": EDIT, "str_replace_editor": EDIT}
-_FIRST_WORDS = re.compile(r"\A\s*(\S+)(?:[ \t]+(\S+))?")
+_FIRST_WORDS = lazy(r"\A\s*(\S+)(?:[ \t]+(\S+))?")
 
 
 def is_step(value):
