@@ -142,8 +142,11 @@ def text_of(content, where, depth=0):
     if isinstance(content, str):
         return content
     if isinstance(content, dict):
-        if isinstance(content.get("text"), str):
-            return content["text"]
+        text = content.get("text")
+        if isinstance(text, str):
+            return text
+        if text is not None:  # a text part that holds no text is a broken record
+            raise InputError(f"{where}: a block's 'text' must be a string, not {kind(text)}")
         if content.get("type") in ("image", "input_image", "image_url"):
             return "[image]"
         if "content" in content:
