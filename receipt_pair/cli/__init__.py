@@ -69,13 +69,20 @@ def _not_two(code):
 
 
 def _not_text(argv):
-    """The first argument that is not valid text (a byte that was not UTF-8 reaches Python
-    as a lone surrogate), as (its position, it), or None."""
+    """Why the first argument that is not valid text is not, or None: a byte that was not
+    UTF-8 reaches Python as a lone surrogate; a NUL byte, which no argument a shell passes
+    can hold, reaches `main` only from Python, and would be a file's name the system
+    refuses with a ValueError."""
     for number, arg in enumerate(argv, 1):
         try:
             arg.encode("utf-8")
         except UnicodeEncodeError:
-            return number, arg.encode("utf-8", "backslashreplace").decode("ascii")
+            shown = arg.encode("utf-8", "backslashreplace").decode("ascii")
+            return f"argument {number} ({shown}) is not valid UTF-8 text"
+        if "\x00" in arg:
+            shown = arg.encode("unicode_escape").decode("ascii")[:200]
+            return (f"argument {number} ({shown}) holds a NUL byte, which no file's name or "
+                    "other argument can")
     return None
 
 
@@ -110,9 +117,9 @@ def _stream_failed(exc):
 def _main(argv):
     bad = _not_text(argv)
     if bad:
-        print(f"receipt-pair: argument {bad[0]} ({bad[1]}) is not valid UTF-8 text",
-              file=sys.stderr)
-        return errors.EXIT_USAGE
+        print(f"receipt-pair: {bad}", file=sys.stderr)
+        as_hook = bool(argv) and argv[0] in _RUN_AS_HOOK
+        return _not_two(errors.EXIT_USAGE) if as_hook else errors.EXIT_USAGE
     argv, command_argv = _split_command(argv)
     parser = _parser()
     as_hook = bool(argv) and argv[0] in _RUN_AS_HOOK

@@ -15,6 +15,7 @@ from typing import Optional
 
 from ..errors import UsageError
 from ..pair.settings import Settings
+from ..store.files import check_path
 from . import session as hook_session, stop as stop_hook
 from .agents import get_agent
 from .run import HookOutput
@@ -52,6 +53,9 @@ class HookOptions:
     def checked(self):
         """These options with their settings checked, as an installed hook needs them (a
         UsageError names what is wrong). A stop checks them when it asks."""
+        for path in (self.receipts, self.ledger, self.claims_from):
+            if path not in (None, "-"):
+                check_path(path)
         return dataclasses.replace(self, settings=self.settings.checked())
 
 

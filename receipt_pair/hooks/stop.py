@@ -27,13 +27,12 @@ The policy, in one place (`decide`):
 """
 
 import json
-import os
 from dataclasses import dataclass, field
 from typing import Optional
 
 from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN
 from ..errors import InputError
-from ..store.files import decode, display_name, loads_strict, read_bytes
+from ..store.files import decode, display_name, loads_strict, path_problem, read_bytes
 from .agents import CLAUDE_CODE
 
 NOT_SHOWN_POLICIES = ("block-empty", "block-facts", "block-once", "allow", "block")
@@ -128,7 +127,7 @@ def parse_hook_input(data, name="the hook input", agent=CLAUDE_CODE):
 
     def path_field(field):
         path = text_field(field, limit=MAX_PATH_CHARS)
-        problem = path and _odd_path(path)
+        problem = path and path_problem(path)
         if problem:
             raise InputError(f"{name}: '{agent.keys[field]}' is not a file's path: {problem}")
         return path or None
@@ -158,18 +157,6 @@ def parse_hook_input(data, name="the hook input", agent=CLAUDE_CODE):
         agent_transcript_path=path_field("agent_transcript_path"),
         status=text_field("status"),
     )
-
-
-def _odd_path(path):
-    """Why `path` can name no file on this system (a NUL byte, text the file system cannot
-    encode), or None."""
-    if "\x00" in path:
-        return "it holds a NUL byte"
-    try:
-        os.fsencode(path)
-    except UnicodeError:
-        return "the file system cannot encode it"
-    return None
 
 
 # -- what the answers mean for the stop ---------------------------------------------------

@@ -27,7 +27,7 @@ except ImportError:  # Windows
     import msvcrt
 
 from ..errors import InputError
-from .files import loads_strict
+from .files import check_path, loads_strict
 
 
 def split_lines(data):
@@ -101,7 +101,9 @@ def append_record(fd, record, path="the file"):
 def _not_a_file(path, what=""):
     """The InputError for a `path` that exists and is not a regular file, else None: a
     record is never written to a folder, a device (/dev/full, /dev/zero) or a pipe, which
-    could not be read back, and never replaces one."""
+    could not be read back, and never replaces one. A name that can be no file's (a NUL
+    byte) is a UsageError."""
+    check_path(path)
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
