@@ -1,7 +1,8 @@
 """What a hook leaves on disk: one receipt per claim it checked, and a session's state.
 
-Receipts go to a directory (by default `receipt-pair/` beside the session file), one JSON
-file per check, named so that a listing reads in time order within a session:
+Receipts go to a directory (by default `receipt-pair/` beside the session file, when the
+hook read that file; only that folder is created, never one above it), one JSON file per
+check, named so that a listing reads in time order within a session:
 `<UTC time>-<session>-<run>-<claim number>.json`. A claim the models were asked about gets
 a full receipt (`pair.receipts.receipt_of`, `made_by: "hook"`) whose `hook` block, sealed
 with the rest, says where it came from and what the hook decided; `verify --receipt`
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError, ReceiptPairError
 from ..store.files import decode, loads_strict, read_bytes
-from ..store.jsonl import write_json_atomic
+from ..store.jsonl import make_folder, write_json_atomic
 from ..store.records import canonical_sha256, utc_now
 
 NOTE_SCHEMA = "receipt-pair/hook-note/1"
@@ -97,7 +98,7 @@ def keep(directory, path, record, ledger=None):
     the one call in run.py (notes, which are not receipts, pass through here too).
     """
     try:
-        os.makedirs(directory, exist_ok=True)
+        make_folder(directory, "the receipts folder")
         write_json_atomic(path, record)
     except OSError as exc:
         raise InputError(f"{directory}: cannot save the hook's receipt: "
@@ -131,7 +132,7 @@ def load_state(directory, hook, state_type):
 
 
 def save_state(directory, hook, state):
-    os.makedirs(directory, exist_ok=True)
+    make_folder(directory, "the receipts folder")
     write_json_atomic(state_path(directory, hook),
                       {"schema": STATE_SCHEMA, "session_id": hook.session_id,
                        "agent_id": hook.agent_id, "time": utc_now(), **state.to_dict()})

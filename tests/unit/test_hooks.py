@@ -28,7 +28,8 @@ from receipt_pair.errors import InputError
 from receipt_pair.hooks.agents import AGENTS
 from receipt_pair.hooks.stop import MAX_CLAIMS, HookState, StopDecision, parse_hook_input
 from tests.fakeserver import FakeServer, Reply, answer
-from tests.helpers import DATA, TempDirTest, closed_port, run_cli, users_reader
+from tests.helpers import (DATA, EXAMPLES, TempDirTest, closed_port, make_items, run_cli,
+                           users_reader)
 
 TRANSCRIPTS = os.path.join(DATA, "transcripts")
 HOOKS = os.path.join(DATA, "hooks")
@@ -747,6 +748,87 @@ class HostileInput(HookTest):
             with self.subTest(data=data[:20]):
                 out, _ = self.run_input(data)
                 self.assertIn("could not check", out["systemMessage"])
+
+
+class WritesOnlyWhereTold(HookTest):
+    """Issue 32 item 2: the hook creates the receipts folder it was given, or the default
+    one beside a session file it read, and never a folder above either; with no readable
+    session there is no default folder, and the notice says nothing was saved."""
+
+    def stop(self, transcript_path, *options):
+        hook_input = self.write(f"in-{len(os.listdir(self.dir))}.json", json.dumps({
+            "session_id": "s1", "transcript_path": transcript_path, "hook_event_name": "Stop",
+            "stop_hook_active": False, "last_assistant_message": "I pushed fix/parser."}))
+        status, out, err = run_cli("hook", "claude-code", "--input", hook_input, "--wait",
+                                   "0.2", "--base-url", f"http://127.0.0.1:{closed_port()}/v1",
+                                   *options)
+        self.assertEqual(status, 0, err)
+        self.assertNotIn("Traceback", err)
+        return json.loads(out) if out.strip() else {}, err
+
+    def tree(self):
+        return sorted(os.path.relpath(os.path.join(root, name), self.dir)
+                      for root, dirs, files in os.walk(self.dir) for name in dirs)
+
+    def test_a_missing_session_file_makes_no_folder_and_says_so(self):
+        before = self.tree()
+        for missing in (self.path("gone/deeper/session.jsonl"), self.path("session.jsonl")):
+            with self.subTest(missing=missing):
+                out, _ = self.stop(missing)
+                self.assertNotIn("decision", out)
+                self.assertIn("could not check", out["systemMessage"])
+                self.assertIn("nothing was saved", out["systemMessage"])
+                self.assertIn("--receipts DIR", out["systemMessage"])
+                self.assertEqual(self.tree(), before)
+        # Given --receipts, the note of the stop is kept there, and only that folder made.
+        out, _ = self.stop(self.path("gone/session.jsonl"), "--receipts", self.receipts)
+        self.assertNotIn("nothing was saved", out["systemMessage"])
+        self.assertEqual(self.tree(), sorted(before + ["receipt-pair"]))
+        self.assertEqual([r["schema"] for r in self.records()], [hook_records.NOTE_SCHEMA])
+
+    def test_a_session_file_that_was_read_gets_its_folder_beside_it(self):
+        session = read_json(self.session("claude-code"))["transcript_path"]
+        self.stop(session)
+        self.assertEqual(self.tree(), ["receipt-pair"])
+        self.assertTrue(self.records())
+
+    def test_never_a_folder_above_the_one_given(self):
+        deep = self.path("no/such/receipts")
+        session = read_json(self.session("claude-code"))["transcript_path"]
+        out, err = self.stop(session, "--receipts", deep)
+        self.assertEqual(self.tree(), [])
+        self.assertIn("parent folder", err)
+        self.assertIn("does not exist", err)
+        # the folder named is made when its parent is there
+        os.makedirs(self.path("no/such"))
+        self.stop(session, "--receipts", deep)
+        self.assertIn("no/such/receipts", self.tree())
+
+    def test_files_are_written_into_existing_folders_only(self):
+        log = os.path.join(EXAMPLES, "push-ok.json")
+        items = self.write("items.jsonl", make_items(1))
+        missing, receipt = self.path("missing"), self.path("r.json")
+        self.fake.default = judge(GREEN_RULES)
+        status, _, err = run_cli("check", "--claim", "c", "--log", log, "--save", receipt,
+                                 "--base-url", self.fake.base_url, "--model-a", "A",
+                                 "--model-b", "B")  # the honest case: a folder that is there
+        self.assertTrue(os.path.isfile(receipt), err)
+        for argv in (("check", "--claim", "c", "--log", log, "--save",
+                      os.path.join(missing, "r.json")),
+                     ("check", "--claim", "c", "--log", log, "--ledger",
+                      os.path.join(missing, "ledger.jsonl")),
+                     ("batch", items, "--out", os.path.join(missing, "a.jsonl")),
+                     ("show", receipt, "--html", os.path.join(missing, "p.html")),
+                     ("record", "--log", os.path.join(missing, "run.jsonl"), "--", "true"),
+                     ("witness", "pin", "--collect", self.write("c.txt", "t.py::a\n"),
+                      "--out", os.path.join(missing, "pin.json"))):
+            with self.subTest(argv=argv[:3]):
+                status, out, err = run_cli(*argv, *(
+                    ("--base-url", self.fake.base_url, "--model-a", "A", "--model-b", "B")
+                    if argv[0] in ("check", "batch") else ()))
+                self.assertNotEqual(status, 0, out + err)
+                self.assertIn(f"its folder {missing} does not exist; create it first", err)
+                self.assertFalse(os.path.exists(missing))
 
 
 class ClaimCap(HookTest):
