@@ -79,7 +79,7 @@ def run_hook(input_path, options):
         return stop_hook.StopDecision(False, notice=f"receipt-pair: {unchecked}"), []
     notes, started = [], time.monotonic()
     waited, directory = _session(options, agent, hook, notes)
-    claims, split = _claims(options, given, hook, waited[0], notes)
+    claims, split = _claims(options, given, hook, waited[0], notes, started)
     if not claims:
         notes.append("no claims of finished work in the last message; nothing to check")
         return stop_hook.StopDecision(False), notes
@@ -137,9 +137,10 @@ def _session(options, agent, hook, notes):
     return waited, options.receipts or (records.default_directory(path) if read else None)
 
 
-def _claims(options, given, hook, log, notes):
+def _claims(options, given, hook, log, notes, started):
     """(claims, how they were found): `given` (the text of a file of claims), or split from
-    the last message (the hook's input's, else the session file's)."""
+    the last message (the hook's input's, else the session file's). A split by a model is
+    a call of the stop: it is asked only within the `--budget` left since `started`."""
     if given is not None:
         return given_claims(given), "given"
     final = hook.last_assistant_message
@@ -149,10 +150,15 @@ def _claims(options, given, hook, log, notes):
         final = log.session.final_message
     if not final:
         return [], "rules"
-    if options.split == "model":
+    left = started + options.budget - MIN_CALL_SECONDS - time.monotonic()
+    if options.split == "model" and left < 1:
+        notes.append("no time was left in --budget for the split model; split in plain "
+                     "code instead")
+    elif options.split == "model":
         settings = options.settings
         model = options.split_model or settings.model_a
-        split = split_with_model(final, settings.client(), model, dict(settings.extra_a)
+        client = settings.client().with_timeout(min(settings.timeout, left))
+        split = split_with_model(final, client, model, dict(settings.extra_a)
                                  if model == settings.model_a else None)
         for dropped in split.dropped[:3]:
             notes.append(f"the split model's claim {dropped['text'][:200]!r} was dropped: "
