@@ -126,9 +126,14 @@ def load_state(directory, hook, state_type):
     if not isinstance(value, dict) or value.get("schema") != STATE_SCHEMA:
         return state_type()
     blocks = value.get("blocks_in_a_row")
+    blocks = blocks if isinstance(blocks, int) and not isinstance(blocks, bool) and \
+        blocks >= 0 else 0
     told = value.get("not_shown_blocked")
-    return state_type(blocks_in_a_row=blocks if isinstance(blocks, int) and blocks >= 0 else 0,
-                      not_shown_blocked=told is True)
+    last = value.get("last_blocked")
+    # A state written before `last_blocked` was kept: a count is taken as a run of blocks
+    # still going, which can only let the agent go sooner.
+    return state_type(blocks_in_a_row=blocks, not_shown_blocked=told is True,
+                      last_blocked=last if isinstance(last, bool) else blocks > 0)
 
 
 def save_state(directory, hook, state):
