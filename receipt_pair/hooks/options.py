@@ -67,8 +67,9 @@ _CARRIED = (("--base-url", "base_url"), ("--model-a", "model_a"), ("--model-b", 
             ("--timeout", "timeout"), ("--not-shown", "not_shown"),
             ("--max-blocks", "max_blocks"), ("--block-with", "block_with"),
             ("--receipts", "receipts"), ("--ledger", "ledger"), ("--wait", "wait"),
-            ("--budget", "budget"), ("--split", "split"), ("--split-model", "split_model"))
-_PATHS = ("receipts", "ledger")  # where the agent's shell may stand elsewhere
+            ("--budget", "budget"), ("--split", "split"), ("--split-model", "split_model"),
+            ("--claims-from", "claims_from"))
+_PATHS = ("receipts", "ledger", "claims_from")  # where the agent's shell may stand elsewhere
 _DEFAULTS = {**vars(Settings()), **{f.name: f.default for f in dataclasses.fields(HookOptions)
                                     if f.default is not dataclasses.MISSING}}
 
@@ -79,6 +80,9 @@ def hook_command(options):
     default. Options that cannot run make no command: a hook that never checks anything
     (a reader unknown or retired, say) is a UsageError here, not at the agent's stop."""
     options.checked()
+    if options.claims_from == "-":
+        raise UsageError("claims from standard input cannot be installed: where the agent "
+                         "stops, standard input carries the hook's JSON; name a file")
     settings = options.settings
     values = {**vars(options), **vars(settings), "reader": settings.reader_version}
     words = _program() + ["hook", options.agent]
