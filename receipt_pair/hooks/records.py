@@ -1,8 +1,8 @@
 """What a hook leaves on disk: one receipt per claim it checked, and a session's state.
 
 Receipts go to a directory (by default `receipt-pair/` beside the session file, when the
-hook read that file; only that folder is created, never one above it), one JSON file per
-check, named so that a listing reads in time order within a session:
+hook read it as the agent's session; only that folder is created, never one above it), one
+JSON file per check, named so that a listing reads in time order within a session:
 `<UTC time>-<session>-<run>-<claim number>.json`. A claim the models were asked about gets
 a full receipt (`pair.receipts.receipt_of`, `made_by: "hook"`) whose `hook` block, sealed
 with the rest, says where it came from and what the hook decided; `verify --receipt`

@@ -90,8 +90,9 @@ def run_hook(input_path, options):
     decision = _decide(options, stop, outcomes, not_checked, notes)
     saved = _keep(options, stop, outcomes, decision, waited, notes) if directory else False
     if not directory:
-        decision.tell("receipt-pair: nothing was saved: the session file could not be read, "
-                      "so there is no receipts folder beside it (give --receipts DIR)")
+        decision.tell("receipt-pair: nothing was saved: the session file could not be read "
+                      "as the agent's, so there is no receipts folder beside it (give "
+                      "--receipts DIR)")
     notes.append(f"{stop_hook.summary(outcomes)}; "
                  f"{'blocked the stop' if decision.block else 'the agent may stop'}"
                  + (f"; receipts in {directory}" if saved else ""))
@@ -131,9 +132,10 @@ def _session(options, agent, hook, notes):
     if not waited[1]:
         notes.append("the session file did not show the final message (it stopped "
                      "changing, or --wait ran out); checked against what it held")
-    # Beside a file that could not be read (not there at all, say) is no folder of the
-    # agent's: a folder made there is made wherever the input says, as root at the root.
-    read = waited.sha256 is not None
+    # Beside a file that could not be read as the agent's session (not there at all, or
+    # any other file the input names) is no folder of the agent's: a folder made there is
+    # made wherever the input says, as root at the root of the disk or beside /etc/passwd.
+    read = waited[0] is not None
     return waited, options.receipts or (records.default_directory(path) if read else None)
 
 

@@ -777,7 +777,9 @@ class WritesOnlyWhereTold(HookTest):
 
     def test_a_missing_session_file_makes_no_folder_and_says_so(self):
         before = self.tree()
-        for missing in (self.path("gone/deeper/session.jsonl"), self.path("session.jsonl")):
+        not_a_session = self.write("notes.txt", "my notes\n")  # any file the input names
+        for missing in (self.path("gone/deeper/session.jsonl"), self.path("session.jsonl"),
+                        not_a_session):
             with self.subTest(missing=missing):
                 out, _ = self.stop(missing)
                 self.assertNotIn("decision", out)
