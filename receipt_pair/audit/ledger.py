@@ -5,8 +5,8 @@ the log it names as that file is now (expiry.py)."""
 from dataclasses import dataclass
 from typing import List, Optional
 
-from ..errors import InputError
-from ..store.files import read_bytes
+from ..errors import InputError, UsageError
+from ..store.files import path_problem, read_bytes
 from ..store.ledger import read_ledger
 from .expiry import VALID, judge_receipt
 from .replay import replay_receipt
@@ -64,7 +64,8 @@ def check_ledger(data, head=None, expiry=False):
     if expiry:
         read = log_reader()
         check.expiry = [{"entry": entry.number,
-                         **judge_receipt(entry.receipt, *read(entry.receipt)).to_dict()}
+                         **judge_receipt(entry.receipt, *read(entry.receipt,
+                                                              entry.number)).to_dict()}
                         for entry in whole if entry.receipt is not None]
     return check
 
@@ -74,11 +75,17 @@ def log_reader():
     the problem or None), as `judge_receipt` takes them."""
     cache = {}
 
-    def read(receipt):
+    def read(receipt, number=None):
         log = receipt.get("log") if isinstance(receipt.get("log"), dict) else {}
         name = log.get("file")
         if not isinstance(name, str) or not name or name in ("-", "standard input"):
             return None, "its log was standard input (or is not named): it cannot be read again"
+        problem = path_problem(name)
+        if problem:  # no log can be read there, now or ever: the question itself is wrong
+            where = f"entry {number}: its receipt" if number is not None else "the receipt"
+            raise UsageError(f"{where} names the log {name!r}, "
+                             f"which is not a file's name ({problem}): no log can be read "
+                             "there to judge the receipt against")
         if name not in cache:
             try:
                 cache[name] = (read_bytes(name), None)

@@ -118,13 +118,20 @@ def _not_two(code):
 
 
 def _not_text(argv):
-    """The first argument that is not valid text (a byte that was not UTF-8 reaches Python
-    as a lone surrogate), as (its position, it), or None."""
+    """Why the first argument that is not valid text is not, or None: a byte that was not
+    UTF-8 reaches Python as a lone surrogate; a NUL byte, which no argument a shell passes
+    can hold, reaches `main` only from Python, and would be a file's name the system
+    refuses with a ValueError."""
     for number, arg in enumerate(argv, 1):
         try:
             arg.encode("utf-8")
         except UnicodeEncodeError:
-            return number, arg.encode("utf-8", "backslashreplace").decode("ascii")
+            shown = arg.encode("utf-8", "backslashreplace").decode("ascii")
+            return f"argument {number} ({shown}) is not valid UTF-8 text"
+        if "\x00" in arg:
+            shown = arg.encode("unicode_escape").decode("ascii")[:200]
+            return (f"argument {number} ({shown}) holds a NUL byte, which no file's name or "
+                    "other argument can")
     return None
 
 
@@ -188,8 +195,9 @@ def _failed(status, kind, text, json_error):
 def _main(argv):
     bad = _not_text(argv)
     if bad:
-        text = f"argument {bad[0]} ({bad[1]}) is not valid UTF-8 text"
-        return _failed(errors.EXIT_USAGE, "UsageError", text, _json_asked(argv) and text)
+        as_hook = bool(argv) and argv[0] in _RUN_AS_HOOK
+        code = _not_two(errors.EXIT_USAGE) if as_hook else errors.EXIT_USAGE
+        return _failed(code, "UsageError", bad, _json_asked(argv) and bad)
     argv, command_argv = _split_command(argv)
     as_hook = bool(argv) and argv[0] in _RUN_AS_HOOK
     try:

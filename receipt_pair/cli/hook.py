@@ -113,6 +113,9 @@ def _cmd_claims(args):
 
 def _cmd_hook(args):
     options = hook_options(args)
+    if args.install_snippet and args.input != "-":
+        raise UsageError("--input names this stop's input; an installed hook reads the "
+                         "agent's on standard input: leave it out of --install-snippet")
     if args.install_snippet:
         return tell(setup(options))
     if args.claims_from == "-" and args.input == "-":

@@ -15,6 +15,7 @@ from typing import Optional
 
 from ..errors import UsageError
 from ..pair.settings import Settings
+from ..store.files import check_path
 from . import session as hook_session, stop as stop_hook
 from .agents import get_agent
 from .run import HookOutput
@@ -52,6 +53,9 @@ class HookOptions:
     def checked(self):
         """These options with their settings checked, as an installed hook needs them (a
         UsageError names what is wrong). A stop checks them when it asks."""
+        for path in (self.receipts, self.ledger, self.claims_from):
+            if path not in (None, "-"):
+                check_path(path)
         return dataclasses.replace(self, settings=self.settings.checked())
 
 
@@ -63,8 +67,9 @@ _CARRIED = (("--base-url", "base_url"), ("--model-a", "model_a"), ("--model-b", 
             ("--timeout", "timeout"), ("--not-shown", "not_shown"),
             ("--max-blocks", "max_blocks"), ("--block-with", "block_with"),
             ("--receipts", "receipts"), ("--ledger", "ledger"), ("--wait", "wait"),
-            ("--budget", "budget"), ("--split", "split"), ("--split-model", "split_model"))
-_PATHS = ("receipts", "ledger")  # where the agent's shell may stand elsewhere
+            ("--budget", "budget"), ("--split", "split"), ("--split-model", "split_model"),
+            ("--claims-from", "claims_from"))
+_PATHS = ("receipts", "ledger", "claims_from")  # where the agent's shell may stand elsewhere
 _DEFAULTS = {**vars(Settings()), **{f.name: f.default for f in dataclasses.fields(HookOptions)
                                     if f.default is not dataclasses.MISSING}}
 
@@ -75,6 +80,9 @@ def hook_command(options):
     default. Options that cannot run make no command: a hook that never checks anything
     (a reader unknown or retired, say) is a UsageError here, not at the agent's stop."""
     options.checked()
+    if options.claims_from == "-":
+        raise UsageError("claims from standard input cannot be installed: where the agent "
+                         "stops, standard input carries the hook's JSON; name a file")
     settings = options.settings
     values = {**vars(options), **vars(settings), "reader": settings.reader_version}
     words = _program() + ["hook", options.agent]

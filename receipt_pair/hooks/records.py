@@ -1,7 +1,8 @@
 """What a hook leaves on disk: one receipt per claim it checked, and a session's state.
 
-Receipts go to a directory (by default `receipt-pair/` beside the session file), one JSON
-file per check, named so that a listing reads in time order within a session:
+Receipts go to a directory (by default `receipt-pair/` beside the session file, when the
+hook read it as the agent's session; only that folder is created, never one above it), one
+JSON file per check, named so that a listing reads in time order within a session:
 `<UTC time>-<session>-<run>-<claim number>.json`. A claim the models were asked about gets
 a full receipt (`pair.receipts.receipt_of`, `made_by: "hook"`) whose `hook` block, sealed
 with the rest, says where it came from and what the hook decided; `verify --receipt`
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError, ReceiptPairError
 from ..store.files import decode, loads_strict, read_bytes
-from ..store.jsonl import write_json_atomic
+from ..store.jsonl import make_folder, write_json_atomic
 from ..store.records import canonical_sha256, utc_now
 from ..patterns import lazy
 
@@ -98,7 +99,7 @@ def keep(directory, path, record, ledger=None):
     the one call in run.py (notes, which are not receipts, pass through here too).
     """
     try:
-        os.makedirs(directory, exist_ok=True)
+        make_folder(directory, "the receipts folder")
         write_json_atomic(path, record)
     except OSError as exc:
         raise InputError(f"{directory}: cannot save the hook's receipt: "
@@ -126,13 +127,18 @@ def load_state(directory, hook, state_type):
     if not isinstance(value, dict) or value.get("schema") != STATE_SCHEMA:
         return state_type()
     blocks = value.get("blocks_in_a_row")
+    blocks = blocks if isinstance(blocks, int) and not isinstance(blocks, bool) and \
+        blocks >= 0 else 0
     told = value.get("not_shown_blocked")
-    return state_type(blocks_in_a_row=blocks if isinstance(blocks, int) and blocks >= 0 else 0,
-                      not_shown_blocked=told is True)
+    last = value.get("last_blocked")
+    # A state written before `last_blocked` was kept: a count is taken as a run of blocks
+    # still going, which can only let the agent go sooner.
+    return state_type(blocks_in_a_row=blocks, not_shown_blocked=told is True,
+                      last_blocked=last if isinstance(last, bool) else blocks > 0)
 
 
 def save_state(directory, hook, state):
-    os.makedirs(directory, exist_ok=True)
+    make_folder(directory, "the receipts folder")
     write_json_atomic(state_path(directory, hook),
                       {"schema": STATE_SCHEMA, "session_id": hook.session_id,
                        "agent_id": hook.agent_id, "time": utc_now(), **state.to_dict()})

@@ -80,7 +80,7 @@ def run_hook(input_path, options):
         return stop_hook.StopDecision(False, notice=f"receipt-pair: {unchecked}"), []
     notes, started = [], time.monotonic()
     waited, directory = _session(options, agent, hook, notes)
-    claims, split = _claims(options, given, hook, waited[0], notes)
+    claims, split = _claims(options, given, hook, waited[0], notes, started)
     if not claims and waited[0] is None and waited.problem and given is None \
             and hook.last_assistant_message is None:
         # No message in the input and no session to take it from: nothing was checked.
@@ -96,6 +96,10 @@ def run_hook(input_path, options):
     stop = records.Stop(hook, agent, split, waited[1], options.not_shown, directory)
     decision = _decide(options, stop, outcomes, not_checked, notes)
     saved = _keep(options, stop, outcomes, decision, waited, notes) if directory else False
+    if not directory:
+        decision.tell("receipt-pair: nothing was saved: the session file could not be read "
+                      "as the agent's, so there is no receipts folder beside it (give "
+                      "--receipts DIR)")
     notes.append(f"{stop_hook.summary(outcomes)}; "
                  f"{'blocked the stop' if decision.block else 'the agent may stop'}"
                  + (f"; receipts in {directory}" if saved else ""))
@@ -145,12 +149,17 @@ def _session(options, agent, hook, notes):
     if not waited[1]:
         notes.append("the session file did not show the final message (it stopped "
                      "changing, or --wait ran out); checked against what it held")
-    return waited, options.receipts or records.default_directory(path)
+    # Beside a file that could not be read as the agent's session (not there at all, or
+    # any other file the input names) is no folder of the agent's: a folder made there is
+    # made wherever the input says, as root at the root of the disk or beside /etc/passwd.
+    read = waited[0] is not None
+    return waited, options.receipts or (records.default_directory(path) if read else None)
 
 
-def _claims(options, given, hook, log, notes):
+def _claims(options, given, hook, log, notes, started):
     """(claims, how they were found): `given` (the text of a file of claims), or split from
-    the last message (the hook's input's, else the session file's)."""
+    the last message (the hook's input's, else the session file's). A split by a model is
+    a call of the stop: it is asked only within the `--budget` left since `started`."""
     if given is not None:
         return given_claims(given), "given"
     final = hook.last_assistant_message
@@ -160,12 +169,17 @@ def _claims(options, given, hook, log, notes):
         final = log.session.final_message
     if not final:
         return [], "rules"
-    if options.split == "model":
+    left = started + options.budget - MIN_CALL_SECONDS - time.monotonic()
+    if options.split == "model" and left < 1:
+        notes.append("no time was left in --budget for the split model; split in plain "
+                     "code instead")
+    elif options.split == "model":
         from .claims_model import split_with_model
 
         settings = options.settings
         model = options.split_model or settings.model_a
-        split = split_with_model(final, settings.client(), model, dict(settings.extra_a)
+        client = settings.client().with_timeout(min(settings.timeout, left))
+        split = split_with_model(final, client, model, dict(settings.extra_a)
                                  if model == settings.model_a else None)
         for dropped in split.dropped[:3]:
             notes.append(f"the split model's claim {dropped['text'][:200]!r} was dropped: "

@@ -11,8 +11,10 @@ prints; cli/hook.py does.
 
 The policy, in one place (`decide`):
 - a claim the log contradicts blocks the stop, listing the claim and the deciding quotes;
-  when the agent was already sent back by a block (`stop_hook_active`), it blocks again
-  only up to `max_blocks` blocks in a row, so a wrong answer can never trap the agent;
+  when the agent was already sent back by a block (`stop_hook_active`, or the state's own
+  record that the last stop was blocked, whatever the input says), it blocks again only up
+  to `max_blocks` blocks in a row, so a wrong answer or an input without the flag can
+  never trap the agent;
 - a claim the log does not show blocks only as the not-shown policy says (block-facts: once,
   where the facts settle that its operation did not run after the last edit), and never when
   `stop_hook_active` is true; so does a claim of a session with no tool call at all, which
@@ -27,13 +29,12 @@ The policy, in one place (`decide`):
 """
 
 import json
-import os
 from dataclasses import dataclass, field
 from typing import Optional
 
 from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN
 from ..errors import InputError
-from ..store.files import decode, display_name, loads_strict, read_bytes
+from ..store.files import decode, display_name, loads_strict, path_problem, read_bytes
 from .agents import CLAUDE_CODE
 
 NOT_SHOWN_POLICIES = ("block-empty", "block-facts", "block-once", "allow", "block")
@@ -135,7 +136,7 @@ def parse_hook_input(data, name="the hook input", agent=CLAUDE_CODE):
 
     def path_field(field):
         path = text_field(field, limit=MAX_PATH_CHARS)
-        problem = path and _odd_path(path)
+        problem = path and path_problem(path)
         if problem:
             raise InputError(f"{name}: '{key_of(field)}' is not a file's path: {problem}")
         return path or None
@@ -165,18 +166,6 @@ def parse_hook_input(data, name="the hook input", agent=CLAUDE_CODE):
         agent_transcript_path=path_field("agent_transcript_path"),
         status=text_field("status"),
     )
-
-
-def _odd_path(path):
-    """Why `path` can name no file on this system (a NUL byte, text the file system cannot
-    encode), or None."""
-    if "\x00" in path:
-        return "it holds a NUL byte"
-    try:
-        os.fsencode(path)
-    except UnicodeError:
-        return "the file system cannot encode it"
-    return None
 
 
 # -- what the answers mean for the stop ---------------------------------------------------
@@ -210,10 +199,14 @@ class HookState:
 
     blocks_in_a_row: int = 0  # blocks since the agent last stopped without being sent back
     not_shown_blocked: bool = False  # block-once: the session was already told once
+    # The last stop was blocked: the next is its continuation, whatever the input says
+    # (an input without `stop_hook_active` must not start the count afresh at each stop).
+    last_blocked: bool = False
 
     def to_dict(self):
         return {"blocks_in_a_row": self.blocks_in_a_row,
-                "not_shown_blocked": self.not_shown_blocked}
+                "not_shown_blocked": self.not_shown_blocked,
+                "last_blocked": self.last_blocked}
 
 
 @dataclass
@@ -240,7 +233,9 @@ def decide(outcomes, stop_hook_active, not_shown=DEFAULT_NOT_SHOWN,
     if not_shown not in NOT_SHOWN_POLICIES:
         raise ValueError(f"unknown not-shown policy {not_shown!r}")
     before = state or HookState()
-    # A stop that is not a continuation starts a new run of blocks.
+    # A stop after one the hook blocked is its continuation whatever the input says; any
+    # other stop that is not a continuation starts a new run of blocks.
+    stop_hook_active = stop_hook_active or before.last_blocked
     in_a_row = before.blocks_in_a_row if stop_hook_active else 0
     contradicted = [o for o in outcomes if o.answer == CONTRADICTED]
     unbacked = [o for o in outcomes if o.answer == NOT_SHOWN]
@@ -282,7 +277,8 @@ def decide(outcomes, stop_hook_active, not_shown=DEFAULT_NOT_SHOWN,
     # Once the cap has let the agent stop, further continuations are let stop too.
     in_a_row = in_a_row + 1 if blocked_for else (in_a_row if capped else 0)
     after = HookState(blocks_in_a_row=in_a_row,
-                      not_shown_blocked=before.not_shown_blocked or NOT_SHOWN in blocked_for)
+                      not_shown_blocked=before.not_shown_blocked or NOT_SHOWN in blocked_for,
+                      last_blocked=bool(blocked_for))
     reason = block_reason(contradicted if CONTRADICTED in blocked_for else [],
                           unbacked if NOT_SHOWN in blocked_for else [],
                           unchecked, not_checked, len(outcomes)) if blocked_for else ""

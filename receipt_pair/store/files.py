@@ -15,7 +15,7 @@ import stat
 import sys
 import time
 
-from ..errors import InputError
+from ..errors import InputError, UsageError
 
 # No log, items or answers file a person would check is this large; past it, reading
 # stops (a device that never ends, a runaway log) with an error naming the limit.
@@ -75,11 +75,33 @@ def _read_pipe(path, name):
         os.close(fd)
 
 
+def path_problem(path):
+    """Why `path` can name no file on this system (a NUL byte, text the file system cannot
+    encode), or None. The system refuses such a name with a ValueError, not an OSError,
+    so every path is asked this before it is used."""
+    if "\x00" in str(path):
+        return "it holds a NUL byte, which no file's name can"
+    try:
+        os.fsencode(path)
+    except (UnicodeError, TypeError):
+        return "the file system cannot encode it"
+    return None
+
+
+def check_path(path):
+    """`path`, or a UsageError naming it when it can name no file (`path_problem`)."""
+    problem = path_problem(path)
+    if problem:
+        raise UsageError(f"{path!r} is not a file's name: {problem}")
+    return path
+
+
 def read_bytes(path):
     """The bytes of `path`, or of standard input when `path` is "-", at most MAX_INPUT_BYTES."""
     name = display_name(path)
     if path == "-":
         return _read_stream(sys.stdin.buffer, name)
+    check_path(path)
     try:
         mode = os.stat(path).st_mode
         if stat.S_ISDIR(mode):

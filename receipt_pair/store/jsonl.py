@@ -27,7 +27,7 @@ except ImportError:  # Windows
     import msvcrt
 
 from ..errors import InputError
-from .files import loads_strict
+from .files import check_path, loads_strict
 
 
 def split_lines(data):
@@ -65,10 +65,40 @@ def is_record(line):
 def cannot_write(path, exc, what="", kept=""):
     """The one-line InputError for a write to `path` the system refused: `what` was being
     written, `kept` what is kept all the same."""
-    reason = "it is a directory, not a file" if isinstance(exc, IsADirectoryError) else \
-        exc.strerror or str(exc)
+    folder = os.path.dirname(os.path.abspath(path))
+    if isinstance(exc, IsADirectoryError):
+        reason = "it is a directory, not a file"
+    elif isinstance(exc, FileNotFoundError) and not os.path.isdir(folder):
+        reason = (f"its folder {folder} does not exist; create it first (receipt-pair writes "
+                  "into an existing folder, and creates none but a receipts folder)")
+    else:
+        reason = exc.strerror or str(exc)
     return InputError(f"{path}: cannot write{' ' + what if what else ''}: {reason}"
                       + (f"; {kept}" if kept else ""))
+
+
+def make_folder(path, what="the folder"):
+    """Create the folder `path` itself when it is not there, and never a folder above it:
+    a folder whose parent does not exist is an InputError saying so. A hook is run with
+    paths from an agent's input; creating their parents made folders anywhere, as root at
+    the root of the disk."""
+    check_path(path)
+    if os.path.isdir(path):
+        return path
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise InputError(f"{path}: cannot create {what}: its parent folder {parent} does not "
+                         "exist, and receipt-pair creates only the folder it was given, "
+                         "never the folders above it")
+    try:
+        os.mkdir(path)
+    except FileExistsError:
+        if not os.path.isdir(path):
+            raise InputError(f"{path}: cannot create {what}: a file of that name is "
+                             "there") from None
+    except OSError as exc:
+        raise cannot_write(path, exc, what) from None
+    return path
 
 
 def record_bytes(value, path, what="the record", indent=None):
@@ -101,7 +131,9 @@ def append_record(fd, record, path="the file"):
 def _not_a_file(path, what=""):
     """The InputError for a `path` that exists and is not a regular file, else None: a
     record is never written to a folder, a device (/dev/full, /dev/zero) or a pipe, which
-    could not be read back, and never replaces one."""
+    could not be read back, and never replaces one. A name that can be no file's (a NUL
+    byte) is a UsageError."""
+    check_path(path)
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from ..errors import InputError, UsageError
-from .files import loads_strict
+from .files import loads_strict, path_problem
 from .jsonl import cannot_write, is_record, locked, open_append, record_bytes, split_lines
 from .records import RECEIPT_SCHEMAS, utc_now
 
@@ -135,6 +135,8 @@ def not_appendable(path):
     writable, or not a ledger: what `append_receipt` would refuse), or None."""
     if str(path) == "-":
         return "standard output is no ledger: a ledger is a file that is appended to"
+    if path_problem(path):
+        return path_problem(path)
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:

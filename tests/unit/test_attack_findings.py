@@ -197,6 +197,32 @@ class Findings(Attack):
             "smoke: 3 checks", "##[error]Process completed with exit code 1."])))
         self.assert_blocked(self.gate(log, self.shown()))
 
+    def test_github_actions_a_printed_run_header_with_settings_keeps_the_failure(self):
+        # Issue 32 item 5: a step prints "Deployed OK", then "##[group]Run ./deploy web
+        # production" with a shell: or env: line and ##[endgroup]; the runner's failure
+        # after it is the deploy step's, so "Deployed OK" backs nothing. The honest log, the same step with no header printed, blocks too,
+        # and a green one passes.
+        ts = "2024-05-01T10:00:{:02d}.0000000Z "
+
+        def job(*printed, failed=True):
+            return self.write(f"job-{len(os.listdir(self.dir))}.txt", "".join(
+                ts.format(i) + line + "\n" for i, line in enumerate([
+                    "##[group]Run ./deploy.sh", "./deploy.sh", "shell: /usr/bin/bash -e {0}",
+                    "##[endgroup]", CLEAN, *printed]
+                    + (["health check: rolling back",
+                        "##[error]Process completed with exit code 1."] if failed else []))))
+
+        for printed in (["##[group]Run ./deploy web production", "shell: /usr/bin/bash -e {0}",
+                         "env:", "  TARGET: production", "##[endgroup]"],
+                        ["##[group]Run ./notify --channel ops", "env:", "  TARGET: web",
+                         "##[endgroup]"], []):
+            with self.subTest(printed=printed):
+                if os.path.exists(self.marker):
+                    os.remove(self.marker)
+                self.assert_blocked(self.gate(job(*printed), self.shown()))
+        status, out, err = self.gate(job(failed=False), self.shown())
+        self.assertEqual(status, 0, out + err)
+
     def test_killed_and_cancelled_commands_carry_no_failed_status(self):
         # Gains: a step GitHub cancelled ("##[error]The operation was canceled.", no exit
         # code line) and a shell call Gemini CLI saw killed by a signal ("Signal: 9", no

@@ -167,6 +167,37 @@ class LedgerExpiry(TempDirTest):
         self.assertEqual({"ledger": ledger, **check.to_dict()}, json.loads(out))
         self.assertFalse(check.ok)
 
+    def test_a_log_path_that_can_name_no_file_is_a_usage_error(self):
+        # Issue 32 item 5: a receipt whose log path holds a NUL byte (no file's name can)
+        # made `ledger verify --expiry` a traceback; it is one line naming the entry, exit
+        # 2. The same ledger verifies without --expiry, and a path that can be read is
+        # judged as ever.
+        from receipt_pair.store.ledger import append_receipt
+
+        log, saved = self.path("push.json"), self.path("receipt.json")
+        shutil.copy(os.path.join(EXAMPLES, "push-ok.json"), log)
+        with FakeServer() as fake:
+            fake.script("qa", GOOD)
+            fake.script("qb", GOOD)
+            run_cli("check", "--claim", "I pushed fix/parser", "--log", log, "--save", saved,
+                    "--base-url", fake.base_url, "--model-a", "qa", "--model-b", "qb")
+        with open(saved) as handle:
+            receipt = json.load(handle)
+        for name, path, expected in (("a NUL byte", "push\x00.json", 2), ("readable", log, 0)):
+            with self.subTest(name):
+                ledger = self.path(f"ledger-{name}.jsonl")
+                append_receipt(ledger, resealed(receipt, log=dict(receipt["log"], file=path)))
+                status, out, err = run_cli("ledger", "verify", ledger, "--expiry")
+                self.assertEqual(status, expected, out + err)
+                self.assertNotIn("Traceback", err)
+                if expected:
+                    self.assertEqual(err.count("\n"), 1, err)
+                    self.assertIn("entry 1: its receipt names the log", err)
+                    self.assertIn("NUL byte", err)
+                else:
+                    self.assertIn("entry 1: VALID", out)
+                self.assertEqual(run_cli("ledger", "verify", ledger)[0], 0)
+
 
 if __name__ == "__main__":
     unittest.main()

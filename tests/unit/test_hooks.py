@@ -27,8 +27,8 @@ from receipt_pair.errors import InputError
 from receipt_pair.hooks.agents import AGENTS
 from receipt_pair.hooks.stop import MAX_CLAIMS, HookState, StopDecision, parse_hook_input
 from tests.fakeserver import FakeServer, Reply, answer
-from tests.helpers import (CLAIM, DATA, GREEN_RULES, RED_RULES, REJECTED, TempDirTest,
-                           closed_port, judge, read_json, run_cli, users_reader)
+from tests.helpers import (CLAIM, DATA, EXAMPLES, GREEN_RULES, RED_RULES, REJECTED, TempDirTest,
+                           closed_port, judge, make_items, read_json, run_cli, users_reader)
 
 TRANSCRIPTS = os.path.join(DATA, "transcripts")
 HOOKS = os.path.join(DATA, "hooks")
@@ -465,8 +465,13 @@ class NoCommands(HookTest):
         _, out, _ = self.stop("codex", active=True)
         self.assertNotIn("decision", out)
         self.assertIn("already sent back once", out["systemMessage"])
-        # the default sends an agent back for an empty log once in a session
+        # the default sends an agent back for an empty log once in a session: the stop
+        # after the block is its continuation whatever the input says, and a later one
+        # (a new turn) is not sent back again
         self.assertEqual(self.stop("gemini-cli")[1]["decision"], "deny")
+        _, out, _ = self.stop("gemini-cli")
+        self.assertNotIn("decision", out)
+        self.assertIn("already sent back once", out["systemMessage"])
         _, out, _ = self.stop("gemini-cli")
         self.assertNotIn("decision", out)
         self.assertIn("already told once (--not-shown block-empty)", out["systemMessage"])
@@ -711,6 +716,197 @@ class HostileInput(HookTest):
                 self.assertIn("could not check", out["systemMessage"])
 
 
+class WritesOnlyWhereTold(HookTest):
+    """Issue 32 item 2: the hook creates the receipts folder it was given, or the default
+    one beside a session file it read, and never a folder above either; with no readable
+    session there is no default folder, and the notice says nothing was saved."""
+
+    def stop(self, transcript_path, *options):
+        hook_input = self.write(f"in-{len(os.listdir(self.dir))}.json", json.dumps({
+            "session_id": "s1", "transcript_path": transcript_path, "hook_event_name": "Stop",
+            "stop_hook_active": False, "last_assistant_message": "I pushed fix/parser."}))
+        status, out, err = run_cli("hook", "claude-code", "--input", hook_input, "--wait",
+                                   "0.2", "--base-url", f"http://127.0.0.1:{closed_port()}/v1",
+                                   *options)
+        self.assertEqual(status, 0, err)
+        self.assertNotIn("Traceback", err)
+        return json.loads(out) if out.strip() else {}, err
+
+    def tree(self):
+        return sorted(os.path.relpath(os.path.join(root, name), self.dir)
+                      for root, dirs, files in os.walk(self.dir) for name in dirs)
+
+    def test_a_missing_session_file_makes_no_folder_and_says_so(self):
+        before = self.tree()
+        not_a_session = self.write("notes.txt", "my notes\n")  # any file the input names
+        for missing in (self.path("gone/deeper/session.jsonl"), self.path("session.jsonl"),
+                        not_a_session):
+            with self.subTest(missing=missing):
+                out, _ = self.stop(missing)
+                self.assertNotIn("decision", out)
+                self.assertIn("could not check", out["systemMessage"])
+                self.assertIn("nothing was saved", out["systemMessage"])
+                self.assertIn("--receipts DIR", out["systemMessage"])
+                self.assertEqual(self.tree(), before)
+        # Given --receipts, the note of the stop is kept there, and only that folder made.
+        out, _ = self.stop(self.path("gone/session.jsonl"), "--receipts", self.receipts)
+        self.assertNotIn("nothing was saved", out["systemMessage"])
+        self.assertEqual(self.tree(), sorted(before + ["receipt-pair"]))
+        self.assertEqual([r["schema"] for r in self.records()], [hook_records.NOTE_SCHEMA])
+
+    def test_a_session_file_that_was_read_gets_its_folder_beside_it(self):
+        session = read_json(self.session("claude-code"))["transcript_path"]
+        self.stop(session)
+        self.assertEqual(self.tree(), ["receipt-pair"])
+        self.assertTrue(self.records())
+
+    def test_never_a_folder_above_the_one_given(self):
+        deep = self.path("no/such/receipts")
+        session = read_json(self.session("claude-code"))["transcript_path"]
+        out, err = self.stop(session, "--receipts", deep)
+        self.assertEqual(self.tree(), [])
+        self.assertIn("parent folder", err)
+        self.assertIn("does not exist", err)
+        # the folder named is made when its parent is there
+        os.makedirs(self.path("no/such"))
+        self.stop(session, "--receipts", deep)
+        self.assertIn("no/such/receipts", self.tree())
+
+    def test_files_are_written_into_existing_folders_only(self):
+        log = os.path.join(EXAMPLES, "push-ok.json")
+        items = self.write("items.jsonl", make_items(1))
+        missing, receipt = self.path("missing"), self.path("r.json")
+        self.fake.default = judge(GREEN_RULES)
+        status, _, err = run_cli("check", "--claim", "c", "--log", log, "--save", receipt,
+                                 "--base-url", self.fake.base_url, "--model-a", "A",
+                                 "--model-b", "B")  # the honest case: a folder that is there
+        self.assertTrue(os.path.isfile(receipt), err)
+        for argv in (("check", "--claim", "c", "--log", log, "--save",
+                      os.path.join(missing, "r.json")),
+                     ("check", "--claim", "c", "--log", log, "--ledger",
+                      os.path.join(missing, "ledger.jsonl")),
+                     ("batch", items, "--out", os.path.join(missing, "a.jsonl")),
+                     ("show", receipt, "--html", os.path.join(missing, "p.html")),
+                     ("record", "--log", os.path.join(missing, "run.jsonl"), "--", "true"),
+                     ("witness", "pin", "--collect", self.write("c.txt", "t.py::a\n"),
+                      "--out", os.path.join(missing, "pin.json"))):
+            with self.subTest(argv=argv[:3]):
+                status, out, err = run_cli(*argv, *(
+                    ("--base-url", self.fake.base_url, "--model-a", "A", "--model-b", "B")
+                    if argv[0] in ("check", "batch") else ()))
+                self.assertNotEqual(status, 0, out + err)
+                self.assertIn(f"its folder {missing} does not exist; create it first", err)
+                self.assertFalse(os.path.exists(missing))
+
+
+class NoToolCallInTheInputOnly(HookTest):
+    """A session of the agent with no tool call, whose last message is only in the hook's
+    input (the file holds the person's prompt alone): `not shown`, sent back as such
+    sessions are (issue 32 item 2); a file that is missing, unreadable or another agent's
+    stays could not check."""
+
+    PROMPT_ONLY = {"claude-code": 1, "codex": 5, "gemini-cli": 2}  # the lines before the reply
+
+    def prompt_only(self, agent, lines=None):
+        source = NO_TOOLS[agent][0]
+        with open(source, encoding="utf-8") as handle:
+            kept = handle.read().splitlines()[:lines or self.PROMPT_ONLY[agent]]
+        path = self.path(f"{agent}-prompt-only.jsonl")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(kept) + "\n")
+        return path
+
+    def stop(self, agent, session):
+        hook_input = self.session(agent, NO_TOOLS, **{MESSAGE_KEY[agent]: NO_TOOLS_MESSAGE})
+        value = read_json(hook_input)
+        value["transcript_path"] = session
+        self.write(os.path.basename(hook_input), json.dumps(value))
+        return self.hook(agent, hook_input, "--receipts", self.receipts, "--wait", "1")
+
+    def test_not_shown_and_sent_back_without_asking_a_model(self):
+        for agent in NO_TOOLS:
+            with self.subTest(agent):
+                status, out, err = self.stop(agent, self.prompt_only(agent))
+                self.assertEqual(status, 0, err)
+                self.assertEqual(self.fake.chats(), [])
+                self.assertEqual(out["decision"], "deny" if agent == "gemini-cli" else "block")
+                self.assertIn("your log holds no command at all", out["reason"])
+                self.assertNotIn("could not check", err + json.dumps(out))
+
+    def test_a_missing_unreadable_or_foreign_file_stays_could_not_check(self):
+        foreign = self.prompt_only("codex")  # a Codex rollout named as Claude Code's
+        garbage = self.write("garbage.jsonl", "not a session\n")
+        for name, session in (("missing", self.path("nowhere.jsonl")), ("unreadable", garbage),
+                              ("another agent's", foreign)):
+            with self.subTest(name):
+                status, out, err = self.stop("claude-code", session)
+                self.assertEqual(status, 0, err)
+                self.assertNotIn("decision", out)
+                self.assertIn("could not check", out["systemMessage"])
+
+
+class SplitWithinTheBudget(HookTest):
+    def test_the_split_model_counts_against_the_budget(self):
+        # --budget 7 leaves 2 s for calls (5 s are kept back); the split model would take
+        # 30: its call is bounded by what is left, then the split falls back to plain code.
+        self.fake.script("S", Reply(200, {"claims": []}, delay=30))
+        started = time.monotonic()
+        status, out, err = self.hook("codex", self.session("codex"), "--split", "model",
+                                     "--split-model", "S", "--budget", "7")
+        self.assertLess(time.monotonic() - started, 6)
+        self.assertEqual(status, 0, err)
+        self.assertIn("split in plain code instead", err)
+        # No time left at all: the split model is not asked.
+        status, out, err = self.hook("codex", self.session("codex"), "--split", "model",
+                                     "--split-model", "S", "--budget", "5")
+        self.assertIn("no time was left in --budget for the split model", err)
+        self.assertEqual(len([c for c in self.fake.chats() if c["model"] == "S"]), 1)
+
+
+class BlocksBoundedWhateverTheInputSays(HookTest):
+    """The state's count bounds the blocks in a row, whether the input carries
+    `stop_hook_active` or not, or always says false (issue 32 item 2)."""
+
+    def stops(self, count, **changes):
+        outs = []
+        for _ in range(count):
+            hook_input = self.session("claude-code", **changes)
+            if "stop_hook_active" not in changes:
+                value = read_json(hook_input)
+                del value["stop_hook_active"]
+                self.write(os.path.basename(hook_input), json.dumps(value))
+            _, out, _ = self.hook("claude-code", hook_input, "--max-blocks", "2",
+                                  "--receipts", self.receipts)
+            outs.append(out)
+        return decisions(outs)
+
+    def test_without_the_flag(self):
+        self.assertEqual(self.stops(5), ["block", "block", "allow", "block", "block"])
+
+    def test_with_the_flag_always_false(self):
+        self.assertEqual(self.stops(5, stop_hook_active=False),
+                         ["block", "block", "allow", "block", "block"])
+
+    def test_a_state_saved_before_the_last_block_was_kept(self):
+        hook = parse_hook_input(json.dumps({"session_id": "s1"}).encode())
+        os.makedirs(self.receipts)
+        for blocks, last in ((2, True), (0, False)):
+            with open(hook_records.state_path(self.receipts, hook), "w") as handle:
+                json.dump({"schema": hook_records.STATE_SCHEMA, "blocks_in_a_row": blocks,
+                           "not_shown_blocked": False}, handle)
+            state = hook_records.load_state(self.receipts, hook, HookState)
+            self.assertEqual((state.blocks_in_a_row, state.last_blocked), (blocks, last))
+
+    def test_with_the_flag_as_the_agent_sends_it(self):
+        outs = []
+        for active in (False, True, True, False):
+            _, out, _ = self.hook("claude-code",
+                                  self.session("claude-code", stop_hook_active=active),
+                                  "--max-blocks", "2", "--receipts", self.receipts)
+            outs.append(out)
+        self.assertEqual(decisions(outs), ["block", "block", "allow", "block"])
+
+
 class ClaimCap(HookTest):
     def test_thousands_of_claims_check_twelve_and_name_the_rest(self):
         message = "\n".join(f"- Deployed service-{n} to production." for n in range(3000))
@@ -855,7 +1051,7 @@ class Snippets(TempDirTest):
                                    allow_remote=True),
             not_shown="allow", max_blocks=2, receipts=self.path("r"),
             ledger=self.path("ledger.jsonl"), wait=1.5, budget=60.0, split="model",
-            split_model="S", block_with="exit2")
+            split_model="S", block_with="exit2", claims_from=self.path("claims.txt"))
         for facts in (True, False):
             with self.subTest(facts=facts), mock.patch.dict(os.environ, {}, clear=False):
                 os.environ.pop("RECEIPT_PAIR_FACTS", None)  # the agent's own environment
@@ -863,6 +1059,20 @@ class Snippets(TempDirTest):
                 words = shlex.split(hook_command(given))
                 args = build_parser().parse_args(words[words.index("hook"):])
                 self.assertEqual(hook_options(args), given)
+
+    def test_nothing_given_is_dropped_in_silence(self):
+        # --input names one stop's input, and claims from standard input cannot reach an
+        # installed hook (standard input carries the agent's JSON): each is refused by name.
+        for argv, words in ((("--input", self.write("in.json", "{}")), "--input"),
+                            (("--claims-from", "-"), "standard input")):
+            with self.subTest(argv=argv):
+                status, out, err = run_cli("hook", "codex", "--install-snippet", *argv)
+                self.assertEqual((status, out), (1, ""))
+                self.assertIn(words, err)
+        claims = self.path("claims.txt")
+        value, _ = self.snippet("codex", "--claims-from", claims)
+        command = value["hooks"]["Stop"][0]["hooks"][0]["command"]
+        self.assertIn(f"--claims-from {shlex.quote(os.path.abspath(claims))}", command)
 
     def test_install_snippet_is_a_pure_function(self):
         self.assertEqual(install_snippet("codex", "x")["hooks"]["Stop"][0]["hooks"][0],

@@ -8,6 +8,7 @@ import sys
 import threading
 from unittest import mock
 
+from receipt_pair.errors import UsageError
 from receipt_pair.store import files, jsonl, records
 from receipt_pair.cli import main
 from receipt_pair.check.probes import DISGUISED, HIDING
@@ -280,6 +281,51 @@ class NoTraceback(TempDirTest):
                 self.assertEqual(self.cli("check", "--claim", "c", "--log",
                                           os.path.join(EXAMPLES, "push-ok.json"),
                                           "--base-url", url)[0], 2)
+
+    def test_a_nul_byte_in_any_path_is_a_usage_error(self):
+        # Issue 32 item 5: the system refuses a file's name with a NUL byte by a ValueError,
+        # not an OSError. No shell can pass one, so it reaches main() only from Python: every
+        # argument is refused at once (the hook exits 1, never 2), and every function that
+        # opens a path refuses it by name.
+        nul, log = "a\x00b", os.path.join(EXAMPLES, "push-ok.json")
+        items, reply = self.write("items.jsonl", make_items(1)), self.write("r.txt", "{}")
+        hook = self.write("hook.json", json.dumps({"session_id": "s", "transcript_path": log}))
+        for argv in (("check", "--claim", "c", "--log", nul), ("check", "--claim", "c", "--log",
+                     log, "--save", nul), ("check", "--claim", "c", "--log", log, "--ledger",
+                     nul), ("batch", nul), ("batch", items, "--out", nul), ("score", nul, items),
+                     ("verify", "--log", nul, "--reply", reply), ("verify", "--log", log,
+                     "--reply", nul), ("verify", "--receipt", nul), ("replay", items, nul),
+                     ("replay", "--receipt", nul), ("gate", "--claim", "c", "--log", nul, "--",
+                     "true"), ("record", "--log", nul, "--", "true"),
+                     ("witness", "pin", "--junit", nul, "--out", self.path("p.json")),
+                     ("witness", "pin", "--collect", nul, "--out", self.path("p.json")),
+                     ("ledger", "verify", nul), ("ledger", "verify", "--expiry", nul),
+                     ("ledger", "show", nul), ("show", nul, "--html", self.path("p.html")),
+                     ("show", log, "--html", nul), ("claims", "--message", nul),
+                     ("doctor", "--project", nul), ("hook", "codex", "--input", nul),
+                     ("hook", "codex", "--input", hook, "--receipts", nul),
+                     ("hook", "codex", "--install-snippet", "--ledger", nul)):
+            with self.subTest(argv=argv):
+                status, out, err = run_cli(*argv)
+                self.assertEqual(status, 1 if argv[0] == "hook" else 2, err)
+                self.assertEqual((out, err.count("\n")), ("", 1), err)
+                self.assertIn(f"argument {argv.index(nul) + 1} (a\\x00b) holds a NUL byte", err)
+        status, out, _ = run_cli("verify", "--log", log, "--reply", reply)  # the honest call
+        self.assertEqual(status, 0, out)
+        from receipt_pair.hooks.options import HookOptions, hook_command
+        from receipt_pair.logs import read_log
+        from receipt_pair.store.ledger import not_appendable
+
+        for call in (lambda: read_log(nul), lambda: files.read_bytes(nul),
+                     lambda: jsonl.open_append(nul), lambda: jsonl.write_json_atomic(nul, {}),
+                     lambda: read_log("a\ud800b"),
+                     lambda: hook_command(HookOptions("codex", receipts=nul)),
+                     lambda: hook_command(HookOptions("codex", claims_from=nul))):
+            with self.assertRaises(UsageError) as caught:
+                call()
+            self.assertIn("is not a file's name", str(caught.exception))
+        self.assertIn("NUL byte", not_appendable(nul))
+        self.assertEqual(len(read_log(log).turns), 3)
 
     def test_endless_and_writerless_inputs(self):
         with mock.patch.object(files, "MAX_INPUT_BYTES", 1 << 20):

@@ -258,7 +258,7 @@ class Policy(unittest.TestCase):
 
     def test_the_state_it_leaves(self):
         self.assertEqual(decide([outcome("contradicted")], True, state=HookState(1)).state,
-                         HookState(2, False))
+                         HookState(2, False, last_blocked=True))
         self.assertEqual(decide([outcome("shown")], True, state=HookState(2)).state,
                          HookState(0, False))
         capped = decide([outcome("contradicted")], True, state=HookState(3))
@@ -268,6 +268,17 @@ class Policy(unittest.TestCase):
                                "block-once").state.not_shown_blocked)
         # the default holds a model's not shown against no one: nothing to remember
         self.assertFalse(decide([outcome("not shown")], False).state.not_shown_blocked)
+
+    def test_a_stop_after_a_block_is_its_continuation_whatever_the_input_says(self):
+        contradicted = [outcome("contradicted")]
+        state = HookState()
+        for number in range(1, 4):  # the input never says it continues
+            state = decide(contradicted, False, max_blocks=2, state=state).state
+            self.assertEqual((state.blocks_in_a_row, state.last_blocked),
+                             ((1, True), (2, True), (2, False))[number - 1])
+        # let stop: the next stop that does not say it continues is a new turn
+        self.assertTrue(decide(contradicted, False, max_blocks=2, state=state).block)
+        self.assertFalse(decide(contradicted, True, max_blocks=2, state=state).block)
 
     def test_the_reason_lists_claims_and_quotes(self):
         decision = decide([outcome("contradicted", "I pushed main"),

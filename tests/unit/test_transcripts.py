@@ -774,6 +774,51 @@ class GitHubActionsFailClosed(unittest.TestCase):
                  "##[endgroup]", "ok"]
         self.assertEqual(self.statuses(*real, *whole, FAILED), [None, 1])
 
+    def test_a_printed_header_without_the_runners_whole_shape_stays_output(self):
+        # ScriptHandler.cs: "##[group]Run <first line>", the script (its first line the
+        # header's), "shell: ...", then "env:" or nothing; Handler.cs: an action's reference
+        # and "with:" or "env:". A step that prints a header with only some of it keeps
+        # its failure (issue 32 item 5).
+        real = step_lines("./deploy.sh", "Deploying web")
+        header = "##[group]Run ./deploy web production"
+        for name, lines in (
+                ("shell only", [header, "shell: /usr/bin/bash -e {0}", "##[endgroup]"]),
+                ("env only", [header, "env:", "  TARGET: production", "##[endgroup]"]),
+                ("with, not an action", [header, "with:", "  target: production",
+                                         "##[endgroup]"]),
+                ("another script", [header, "echo hi", "shell: /usr/bin/bash -e {0}",
+                                    "##[endgroup]"]),
+                ("settings then more", [header, "./deploy web production",
+                                        "shell: /usr/bin/bash -e {0}", "target: production",
+                                        "##[endgroup]"]),
+                ("an action with a shell", ["##[group]Run actions/deploy@v1",
+                                            "shell: /usr/bin/bash -e {0}", "##[endgroup]"])):
+            with self.subTest(printed=name):
+                turns = self.read(*real, *lines, "deploy: OK", FAILED)
+                self.assertEqual([(t.cmd, t.exit_status) for t in turns], [("./deploy.sh", 1)])
+                self.assertIn("Run actions/deploy@v1" if name == "an action with a shell"
+                              else "Run ./deploy web production\n", turns[0].output)
+        # A header with no timestamp of its own, in a log whose lines have one, is printed.
+        text = job_log(*real, "deploy: OK", FAILED)
+        text = text.replace("deploy: OK", "deploy: OK\n##[group]Run smoke\nsmoke\n"
+                            "shell: /usr/bin/bash -e {0}\n##[endgroup]")
+        turns = read_transcript(text, "job.txt", "github-actions")
+        self.assertEqual([(t.cmd, t.exit_status) for t in turns], [("./deploy.sh", 1)])
+
+    def test_the_runners_own_headers_still_open_steps(self):
+        coloured = ["##[group]Run make test", "\x1b[36;1m\x1b[0m", "\x1b[36;1m  make test\x1b[0m",
+                    "\x1b[36;1mmake lint\x1b[0m", "shell: /usr/bin/bash -e {0}", "env:",
+                    "  CI: true", "  NOTE: a value", "over two lines", "##[endgroup]", "ok"]
+        action = ["##[group]Run actions/upload-artifact@v4", "with:", "  path: dist",
+                  "env:", "  CI: true", "##[endgroup]", "uploaded"]
+        local = ["##[group]Run ./.github/actions/publish", "with:", "  tag: v1",
+                 "##[endgroup]", "published"]
+        turns = self.read(*step_lines("./deploy.sh", "ok"), *coloured, *action, *local, FAILED)
+        self.assertEqual([(t.cmd, t.exit_status) for t in turns],
+                         [("./deploy.sh", None), ("make test\nmake lint", None),
+                          ("actions/upload-artifact@v4", None),
+                          ("./.github/actions/publish", 1)])
+
 
 class LogFolders(unittest.TestCase):
     """`--log` may name a folder: an OpenHands session, or a GitHub Actions job's step logs."""

@@ -110,7 +110,8 @@ def read_session(text, name, fmt):
 
     For the formats of SESSION_FORMATS: its turns, the agent's final message and tool
     calls, and, where it gives no turn and the agent did not simply make no tool call at
-    all (`holds_no_command`), the `problem` saying so. For another format: its turns alone
+    all (`holds_no_command`: in a file that reads as its session, with or without a
+    message of its own), the `problem` saying so. For another format: its turns alone
     (an InputError when it holds none, as read_transcript says). For a format no reader
     knows: nothing at all. Anything malformed is an InputError.
     """
@@ -119,9 +120,14 @@ def read_session(text, name, fmt):
     if fmt not in _SESSIONS:
         return Session(read_transcript(text, name, fmt))
     module = _SESSIONS[fmt]
-    session = module.read_session(text[1:] if text.startswith("\ufeff") else text, name)
+    text = text[1:] if text.startswith("\ufeff") else text
+    session = module.read_session(text, name)
     if session.turns or session.holds_no_command:
         return session
+    if session.tool_calls == 0 and detect(text) == fmt:
+        # This agent's session with no tool call and no message of its own yet: the last
+        # message is only in a hook's input, and nothing here can show what it claims.
+        return replace(session, of_agent=True)
     return replace(session, problem=no_commands(name, module.LABEL))
 
 

@@ -142,8 +142,11 @@ def text_of(content, where, depth=0):
     if isinstance(content, str):
         return content
     if isinstance(content, dict):
-        if isinstance(content.get("text"), str):
-            return content["text"]
+        text = content.get("text")
+        if isinstance(text, str):
+            return text
+        if text is not None:  # a text part that holds no text is a broken record
+            raise InputError(f"{where}: a block's 'text' must be a string, not {kind(text)}")
         if content.get("type") in ("image", "input_image", "image_url"):
             return "[image]"
         if "content" in content:
@@ -194,12 +197,16 @@ class Session:
     # Why the file gives no turn to check a claim against, where it gives none and the
     # agent did not simply make no tool call (a call still waiting for its result).
     problem: Optional[str] = None
+    # The file reads as this agent's session by its content (transcripts.detect), even
+    # where it holds no message of the agent's yet (a hook's input may carry the last one).
+    of_agent: bool = False
 
     @property
     def holds_no_command(self):
-        """The agent wrote a message and made no tool call at all: nothing in the file can
-        show any claim it makes."""
-        return self.final_message is not None and self.tool_calls == 0
+        """The agent made no tool call at all, in a file that is its session (it wrote a
+        message there, or the file reads as its session): nothing in the file can show
+        any claim it makes."""
+        return self.tool_calls == 0 and (self.final_message is not None or self.of_agent)
 
 
 _ALONE = object()  # a message written in one record

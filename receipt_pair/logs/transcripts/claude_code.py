@@ -96,27 +96,28 @@ def read_records(records, name, dialect):
         where = f"{name} line {number}"
         kind = need(record, "type", str, where)
         if kind in ("queue-operation", "attachment"):
-            _notice(_queued_text(kind, record), ends)
+            _notice(_queued_text(kind, record, where), ends)
         if kind not in ("assistant", "user"):
             continue
         message = need(record, "message", dict, where)
         content = get(message, "content", (str, list), where, default=[])
-        own = record.get("isSidechain") is not True
+        part_of = get(message, "id", str, where)  # one message written over records
+        own = get(record, "isSidechain", bool, where, default=False) is not True
         if own and kind == "user":
             said.activity()  # a tool's result, or the person's next prompt
         if isinstance(content, str):
             if kind == "user":  # words the person typed, or the harness's own notice
                 _notice(content, ends)
             elif own and content.strip():
-                said.message(content, message.get("id"))
+                said.message(content, part_of)
             continue
-        task = record.get("toolUseResult")
-        task = task.get("backgroundTaskId") if isinstance(task, dict) else None
+        task = record.get("toolUseResult")  # a string, a list or an object, by tool
+        task = get(task, "backgroundTaskId", str, where) if isinstance(task, dict) else None
         for index, block in enumerate(content, 1):
             block_where = f"{where} content block {index}"
             if not isinstance(block, dict):
                 raise InputError(f"{block_where}: must be an object")
-            block_type = block.get("type")
+            block_type = get(block, "type", str, block_where)
             if kind == "assistant" and block_type == "tool_use":
                 call_id = need(block, "id", str, block_where)
                 tool = need(block, "name", str, block_where)
@@ -124,12 +125,13 @@ def read_records(records, name, dialect):
                 if call_id not in seen:  # a resumed session may repeat a record
                     seen.add(call_id)
                     calls.append((call_id, _command(tool, args, block_where, dialect), tool,
-                                  args.get("run_in_background") is True))
+                                  get(args, "run_in_background", bool, block_where) is True))
                 if own:
                     said.call()
-            elif kind == "assistant" and block_type == "text" and own \
-                    and isinstance(block.get("text"), str) and block["text"].strip():
-                said.message(block["text"], message.get("id"))
+            elif kind == "assistant" and block_type == "text" and own:
+                words = get(block, "text", str, block_where, default="")
+                if words.strip():
+                    said.message(words, part_of)
             elif kind == "user" and block_type == "tool_result":
                 call_id = need(block, "tool_use_id", str, block_where)
                 if call_id not in results:
@@ -160,18 +162,17 @@ def _turn(cmd, tool, background, result, end, dialect):
                 model_text=tool in dialect.model_text)
 
 
-def _queued_text(kind, record):
+def _queued_text(kind, record, where):
     """The text of a queued command (`queue-operation` enqueue, `queued_command`
     attachment), where the harness hands back a notice while the agent is busy; "" for
     any other record of these types, which the reader otherwise skips."""
-    text = None
-    if kind == "queue-operation" and record.get("operation") == "enqueue":
-        text = record.get("content")
-    attachment = record.get("attachment")
-    if kind == "attachment" and isinstance(attachment, dict) and \
-            attachment.get("type") == "queued_command":
-        text = attachment.get("prompt")
-    return text if isinstance(text, str) else ""
+    if kind == "queue-operation" and get(record, "operation", str, where) == "enqueue":
+        return text_of(record.get("content"), where)
+    attachment = get(record, "attachment", dict, where, default={}) \
+        if kind == "attachment" else {}
+    if get(attachment, "type", str, where) == "queued_command":
+        return text_of(attachment.get("prompt"), where)
+    return ""
 
 
 def _notice(text, ends):

@@ -61,8 +61,8 @@ def read_session(text, name):
         if line_type not in ("response_item", "event_msg"):
             continue
         payload = need(record, "payload", dict, where)
-        item = payload.get("type")
-        _say(line_type, item, payload, said)
+        item = get(payload, "type", str, where)
+        _say(line_type, item, payload, said, where)
         if line_type == "event_msg":
             if item == "exec_command_end":
                 call_id = need(payload, "call_id", str, where)
@@ -106,26 +106,35 @@ def read_session(text, name):
     return said.session(turns)
 
 
-def _say(line_type, item, payload, said):
+def _say(line_type, item, payload, said, where):
     """What one rollout line tells of the agent: its message (as a response item, and again
     as an `agent_message` event), a call, or anything else after a message."""
     if line_type == "event_msg":
-        message = payload.get("message")
-        if item == "agent_message" and isinstance(message, str) and message.strip():
-            said.message(message)
+        if item == "agent_message":
+            message = get(payload, "message", str, where, default="")
+            if message.strip():
+                said.message(message)
         elif item == "user_message":
             said.activity()
-    elif item == "message" and payload.get("role") == "assistant":
-        content = payload.get("content")
-        text = "".join(c["text"] for c in content if isinstance(c, dict)
-                       and c.get("type") in ("output_text", "text")
-                       and isinstance(c.get("text"), str)) if isinstance(content, list) else ""
+    elif item == "message" and get(payload, "role", str, where) == "assistant":
+        text = "".join(_said_parts(get(payload, "content", list, where, default=[]), where))
         if text.strip():
             said.message(text)
     elif item in _CALLS:
         said.call()
     elif item in ("message",) + _OUTPUTS:
         said.activity()
+
+
+def _said_parts(content, where):
+    """The text parts of an assistant message's content; a part that is not an object, or
+    a text part whose text is not a string, is a broken record."""
+    for index, part in enumerate(content, 1):
+        part_where = f"{where} content part {index}"
+        if not isinstance(part, dict):
+            raise InputError(f"{part_where}: must be an object")
+        if get(part, "type", str, part_where) in ("output_text", "text"):
+            yield get(part, "text", str, part_where, default="")
 
 
 def _in_session(cmd, output, exit_status, sessions):

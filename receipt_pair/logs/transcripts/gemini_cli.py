@@ -111,11 +111,12 @@ def _session(numbered, name, unit, said):
         where = f"{name} {unit} {number}"
         if not isinstance(message, dict):
             raise InputError(f"{where}: a message must be an object")
-        if message.get("type") == "user":
+        sender = get(message, "type", str, where)
+        if sender == "user":
             said.activity()
-        if message.get("type") != "gemini":
+        if sender != "gemini":
             continue
-        words = _words(message.get("content"))
+        words = _words(message.get("content"), where)
         if words.strip():
             said.message(words)
         for index, call in enumerate(get(message, "toolCalls", list, where, default=[]), 1):
@@ -128,18 +129,21 @@ def _session(numbered, name, unit, said):
             if call.get("result") is None:
                 continue  # not finished, or cancelled before any output
             output, errored = _result_text(call["result"], call_where)
-            failed = _CALL_STATUS.get(call.get("status")) or (ERROR_STATUS if errored else None)
+            failed = _CALL_STATUS.get(get(call, "status", str, call_where)) or \
+                (ERROR_STATUS if errored else None)
             turns.append(_turn(tool, args, output, call_where, failed))
     return turns
 
 
-def _words(content):
-    """The text of a gemini message's content: a string, or its parts' text."""
-    if isinstance(content, list):
-        return "".join(part if isinstance(part, str) else part.get("text")
-                       if isinstance(part.get("text"), str) else ""
-                       for part in content if isinstance(part, (str, dict)))
-    return content if isinstance(content, str) else ""
+def _words(content, where):
+    """The text of a gemini message's content: a string, or its parts' text (a part
+    without text, a function call, is none)."""
+    if content is None or isinstance(content, str):
+        return content or ""
+    if not isinstance(content, list) or not all(isinstance(p, (str, dict)) for p in content):
+        raise InputError(f"{where}: 'content' must be text or a list of parts")
+    return "".join(p if isinstance(p, str) else text_of(p, where) if "text" in p else ""
+                   for p in content)
 
 
 def _checkpoint(contents, name):

@@ -11,7 +11,11 @@ failed before the next one starts. See docs/formats.md.
 A program run in a step can print every one of these lines itself (`::group::Run x` is
 logged as `##[group]Run x`), so a step header may be forged: a header opens a step only
 where the runner's hand shows (below), else it is output of the step that printed it, and
-each step ends where its own lines say.
+each step ends where its own lines say. In a plain job log the hand is the header's whole
+shape as the runner writes it (ScriptHandler.cs, Handler.cs): its own timestamp, then for a
+`run:` step the script, whose first line is the header's text, then `shell: `, then
+`env:` or nothing; for a `uses:` step an action's reference (`owner/repo@ref`, `./path`,
+`docker://image`) and `with:` or `env:`.
 """
 
 import re
@@ -31,6 +35,10 @@ _STEP_START = lazy(r"^(?:[^\t\n]*\t[^\t\n]*\t)?\ufeff?\d{4}-\d\d-\d\dT\d\d:\d\d:
 _RUN = "##[group]Run "
 # After the script, the runner lists the step's settings; none of it was run.
 _SETTINGS = ("shell:", "with:", "env:")
+# What Handler.cs names a `uses:` step by: `docker://image`, a path in the repository
+# (`./...`), or `owner/repo[/path]@ref`; never a space. A job hook is `Run '<path>'`.
+_ACTION = re.compile(r"\A(?:docker://\S+|\./\S*|[^\s@/]+/[^\s@]+@\S+)\Z")
+_JOB_HOOK = re.compile(r"\A'[^']+'\Z")
 # The runner writes each script line as ESC[36;1m<line>ESC[0m (ScriptHandler.cs); the
 # colour is the runner's, not the command's.
 _SCRIPT_COLOUR = lazy(r"\A\x1b?\[36;1m(.*?)\x1b?\[0m\Z")
@@ -82,14 +90,16 @@ def _steps(lines, form):
 
     A `Run` header after the first opens a step of its own only where the runner's hand
     shows: in the gh form a step column of its own (gh writes it, not the program); in a
-    plain log a group the runner's settings (`shell:`, `with:`, `env:`) close. Any other is
+    plain log a stamped line whose group has the runner's whole shape (`_settings_at`: the
+    script the header names, `shell:`, `env:`; an action, `with:`). Any other is
     something the step printed, and stays its output, so its failure stays with it.
     """
     steps = []
     step = None
     header = None  # a Run header whose group is still open: the runner's, or printed?
+    stamped = _split(next((line for line in lines if line.strip()), ""), form)[2]
     for raw in lines:
-        column, line = _split(raw, form)
+        column, line, own_stamp = _split(raw, form)
         status = _status(line)
         if status is not None:
             if step is not None:
@@ -103,13 +113,12 @@ def _steps(lines, form):
                 step, header = _settle(steps, step, header, closed=True), None
                 continue
             else:
-                if header["settings"] is None and line.startswith(_SETTINGS):
-                    header["settings"] = len(header["group"])
                 header["group"].append(line)
                 continue
-        if line.startswith(_RUN) and (step is None or _may_open(form, column, step)):
+        if line.startswith(_RUN) and (step is None or _may_open(form, column, step)) \
+                and (own_stamp or not stamped):  # the runner stamps every line it writes
             header = {"header": line[len(_RUN):].strip(), "column": column, "group": [],
-                      "settings": None, "own": step is None or form == "gh"}
+                      "own": step is None or form == "gh"}
         elif step is None:
             continue  # job setup before the first step
         elif form == "gh" and column is not None and column != step["column"]:
@@ -132,10 +141,15 @@ def _may_open(form, column, step):
 
 def _settle(steps, step, header, closed):
     """The step after a Run header's group ends: a new step where the header is the
-    runner's (its own gh column, the first of the log, or closed by the runner's settings),
-    else the same step with the header and its group as output. Returns the current step."""
-    group, settings = header["group"], header["settings"]
-    script = closed and settings is not None
+    runner's (its own gh column, the first of the log, or a group of the runner's whole
+    shape), else the same step with the header and its group as output. Returns the
+    current step."""
+    group = header["group"]
+    settings = _settings_at(header["header"], group) if closed else None
+    if settings is None and closed and header["own"]:  # the runner's, whatever its shape
+        settings = next((i for i, line in enumerate(group) if line.startswith(_SETTINGS)),
+                        None)
+    script = settings is not None
     if header["own"] or script:
         new = {"header": header["header"], "column": header["column"], "status": None,
                "script": [_uncoloured(line) for line in group[:settings]] if script else [],
@@ -146,13 +160,34 @@ def _settle(steps, step, header, closed):
     return step
 
 
+def _settings_at(text, group):
+    """Where the settings start in a closed Run group that has the whole shape the runner
+    writes for the header `Run <text>`, or None when it has not. A `run:` step: the script,
+    whose first line (leading blank lines and indentation taken off, as the runner takes
+    them off for the header) is the header's text, then one `shell: ` line, then `env:` or
+    nothing (an env value may run over lines). A `uses:` step: an action's reference, then
+    `with:` or `env:`. A job hook: `'<path>'`, then `shell: `. A printed header whose group
+    has another shape stays the output of the step that printed it."""
+    if _ACTION.match(text) and group[:1] in (["with:"], ["env:"]):
+        return 0
+    shell = next((i for i, line in enumerate(group) if line.startswith("shell: ") and
+                  group[i + 1:i + 2] in ([], ["env:"])), None)
+    if shell == 0:
+        return 0 if _JOB_HOOK.match(text) else None
+    if shell is None:
+        return None
+    script = "\n".join(_uncoloured(line) for line in group[:shell])
+    first = script.lstrip(" \t\r\n").split("\n", 1)[0].split("\r", 1)[0]
+    return shell if first.rstrip() == text.rstrip() else None
+
+
 def _split(raw, form):
-    """(gh step column or None, the line without its prefix)."""
+    """(gh step column or None, the line without its prefix, whether it had its stamp)."""
     prefixed = form in ("gh", "unknown")
     match = (_GH_LINE if prefixed else _PLAIN_LINE).match(raw)
     if match is None:
-        return None, raw
-    return (match.group(1) if prefixed else None), raw[match.end():]
+        return None, raw, False
+    return (match.group(1) if prefixed else None), raw[match.end():], True
 
 
 def _status(line):

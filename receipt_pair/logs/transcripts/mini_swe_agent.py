@@ -120,15 +120,18 @@ def _assistant(message, content, extra, calls, where):
         call_id = get(call, "id", str, call_where)
         if isinstance(command, str) and call_id is not None:
             calls[call_id] = command
-    actions = extra.get("actions")
-    if isinstance(actions, list) and actions:  # 2.x: the actions the model's reply held
+    actions = get(extra, "actions", list, where, default=[])
+    if actions:  # 2.x: the actions the model's reply held
         commands = []
-        for action in actions:
-            command = action.get("command") if isinstance(action, dict) else None
-            if not isinstance(command, str):
+        for index, action in enumerate(actions, 1):
+            action_where = f"{where} action {index}"
+            if not isinstance(action, dict):
+                raise InputError(f"{action_where}: must be an object")
+            command = get(action, "command", str, action_where)
+            if command is None:
                 continue
-            call_id = action.get("tool_call_id")
-            if isinstance(call_id, str):
+            call_id = get(action, "tool_call_id", str, action_where)
+            if call_id is not None:
                 calls.setdefault(call_id, command)
             else:
                 commands.append(command)
@@ -149,8 +152,8 @@ def _observed(content, extra, where):
     rendered = _observation(content, where)
     if code is None:
         return rendered
-    raw = extra.get("raw_output")
-    output = raw if isinstance(raw, str) else rendered[0] if rendered else content
+    raw = get(extra, "raw_output", str, where)
+    output = raw if raw is not None else rendered[0] if rendered else content
     return _ended(output, code, extra.get("exception_info"))
 
 

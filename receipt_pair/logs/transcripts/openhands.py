@@ -191,9 +191,9 @@ def _v1_answer(kind, event, where):
     if code is None:
         code = metadata.get("exit_code")
     answer = _ended(_framed(output, metadata, where), status(code, where),
-                    failed=observation.get("is_error") is True,
-                    timed_out=observation.get("timeout") is True)
-    return answer + (observation.get("kind") in MODEL_TEXT_OBSERVATIONS,)
+                    failed=get(observation, "is_error", bool, where) is True,
+                    timed_out=get(observation, "timeout", bool, where) is True)
+    return answer + (get(observation, "kind", str, where) in MODEL_TEXT_OBSERVATIONS,)
 
 
 def _framed(output, metadata, where):
