@@ -59,6 +59,10 @@ class ServerError(ReceiptPairError):
     exit_code = EXIT_SERVER
 
 
+class ServerUnreachable(ServerError):
+    """Nothing was asked: the server is not there (refused, unresolvable, gone)."""
+
+
 class ModelCallFailed(ServerError):
     """A model could not be asked; `result` holds the pair's result with that model's row."""
 

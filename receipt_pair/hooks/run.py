@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..answers import CONTRADICTED, NOT_SHOWN
-from ..errors import ReceiptPairError, ServerError
+from ..errors import ReceiptPairError, ServerError, ServerUnreachable
 from ..logs.redact import redact as redact_text
 from ..logs.transcripts import find_session
 from ..pair.claim import check_claims
@@ -245,8 +245,6 @@ def _check_all(options, claims, turns, started):
     """Every claim's Outcome, asked together (pair.claim.check_claims: one menu for all the
     claims, model A's questions then model B's, the server reusing what they share) within
     the hook's budget; a claim left when it runs out says so."""
-    from ..server.client import ServerUnreachable  # HTTP only where a model may be asked
-
     deadline = started + options.budget - MIN_CALL_SECONDS
     settings = options.settings.replace(concurrent=False)
     try:

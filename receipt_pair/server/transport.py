@@ -29,7 +29,7 @@ import threading
 import time
 import urllib.parse
 
-from ..errors import ServerError, UsageError
+from ..errors import ServerError, ServerUnreachable, UsageError  # noqa: F401 (client's)
 from .defaults import MAX_TIMEOUT
 
 PROBE_TIMEOUT = 10.0  # seconds for health and model-list requests
@@ -45,10 +45,6 @@ HINT_BASE_URL = "give --base-url for your server (receipt-pair verify checks a s
 
 class SchemaRefused(ServerError):
     """The server refused the request because of its JSON-schema constraint."""
-
-
-class ServerUnreachable(ServerError):
-    """Nothing was asked: the server is not there (refused, unresolvable, gone)."""
 
 
 class RemoteModelRefused(ServerError):
