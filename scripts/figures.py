@@ -16,7 +16,7 @@ reader for one arm, R2 when no arm is named), `choice FILE` (run 2's sealed choi
 `choice3 FILE` (run 3's), `targets FILE...` (one reader's R2 figures against issue 15's
 targets), `traps FILE` (right per trap and arm), `bench FILE` (the benchmark's summary),
 `codes FILE` (the quote check's reason codes per model), `plain LABEL FILE` (one reader's
-R2 figures in words, every denominator given).
+R2 figures in words, every denominator given); run 6's kinds are in figures_run6.py.
 """
 
 import json
@@ -28,6 +28,8 @@ import textwrap
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from receipt_pair import ARMS  # noqa: E402  (after the path is set)
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import figures_run6  # noqa: E402
 BLOCK = re.compile(r"(<!-- figures (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /figures -->)", re.S)
 MEASURES = [("right", "right"), ("false_shown", "false shown"),
             ("true_shown_kept", "true shown kept"), ("correct_not_shown", "correct not shown"),
@@ -276,7 +278,8 @@ def render_plain(paths):
 RENDERERS = {"plain": render_plain, "score": render_score, "variants": render_variants, "traps": render_traps,
              "bench": render_bench, "codes": render_codes,
              "choice": render_choice, "choice3": render_choice3, "choice5": render_choice5,
-             "targets": render_targets, "targets5": render_targets5}
+             "targets": render_targets, "targets5": render_targets5,
+             **figures_run6.RENDERERS}
 
 
 def render(spec):
