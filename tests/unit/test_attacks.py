@@ -1,8 +1,8 @@
 """Attacks on the quote check, the gate, the log readers and replay, as an attacker who
 controls the log bytes and both models' replies (scripted through the loopback fake
-server). Each test in `Findings` is one hole found on the `attack` branch and is expected
-to FAIL until the hole is fixed; each test in `Holds` is an attack the code refused, kept
-so it stays refused.
+server). Each test in `Findings` is a hole found on the `attack` branch, since closed and
+kept so it stays closed; each test in `Holds` is an attack the code refused from the start,
+kept so it stays refused.
 
 The gated action is a real program that writes a marker file; a bypass is the marker
 existing after `gate` returns.
@@ -64,7 +64,7 @@ class Attack(GateTest):
 
 
 class Findings(Attack):
-    """Each test here is a hole. Expected to fail until fixed."""
+    """Each test here was a hole; each now passes, and must go on passing."""
 
     # -- terminal screens: what a person watching saw ------------------------------------
 
