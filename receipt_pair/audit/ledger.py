@@ -3,17 +3,20 @@ re-derived (replay.py); and, as `ledger verify --expiry` does, each receipt judg
 the log it names as that file is now (expiry.py)."""
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from ..errors import InputError
 from ..store.files import read_bytes
-from ..store.ledger import Entry, read_ledger
+from ..store.ledger import read_ledger
 from .expiry import VALID, judge_receipt
 from .replay import replay_receipt
 
+if TYPE_CHECKING:  # names for annotations alone: nothing more is loaded
+    from ..store.ledger import Entry
+
 
 def verify_ledger(data: bytes, rederive: bool = True,
-                  head: Optional[str] = None) -> Tuple[List[Entry], List[str]]:
+                  head: Optional[str] = None) -> Tuple[List["Entry"], List[str]]:
     """(entries, differences) of a ledger's bytes: the chain checked, and with `rederive`
     every receipt re-derived offline (`replay.replay_receipt`). `head`: a sha256 noted
     earlier from this ledger, which must still be one of its entries (else entries were

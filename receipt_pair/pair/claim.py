@@ -58,7 +58,7 @@ class ClaimResult:
         return cast("Reader", self.settings.reader)  # a Reader: the settings are checked
 
     @property
-    def failed(self) -> List[ModelAnswer]:
+    def failed(self) -> List["ModelAnswer"]:
         return [m for m in self.models if m.error]
 
     def to_dict(self) -> Dict[str, Any]:
