@@ -17,7 +17,7 @@ resolves the reader, once, to the Reader the settings then carry.
 import dataclasses
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple, Union
 
 from .. import readers
 from ..check.render import DEFAULT_MAX_TURNS
@@ -26,6 +26,9 @@ from ..errors import UsageError
 from ..server.client import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,
                              DEFAULT_TIMEOUT, ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B, Client)
 from ..server.transport import MAX_TIMEOUT
+
+if TYPE_CHECKING:  # names for annotations alone, whatever is loaded at run time
+    from ..server.client import Client
 
 # The settings a user's environment may give, by the variable that gives each.
 ENVIRONMENT = {"base_url": ENV_BASE_URL, "model_a": ENV_MODEL_A, "model_b": ENV_MODEL_B,
@@ -94,7 +97,7 @@ class Settings:
             raise UsageError(f"timeout must be more than 0 and at most {MAX_TIMEOUT:g} s")
         return self.replace(reader=given if isinstance(given, readers.Reader) else reader)
 
-    def client(self) -> Client:
+    def client(self) -> "Client":
         """A client of the server these settings name."""
         return Client(self.base_url, timeout=self.timeout, allow_remote=self.allow_remote)
 
