@@ -6,6 +6,8 @@ name no command-line flags (Python callers read them too); an error may carry a
 `cli_hint` ("pass --allow-remote") that the command line adds after the message.
 """
 
+from typing import Any, Optional
+
 # Exit statuses: each number means one thing, whatever the command (README, "Exit statuses").
 EXIT_OK = 0
 # No receipt to rely on: the gate could not check (a model call failed, the log could not
@@ -27,9 +29,9 @@ class ReceiptPairError(Exception):
     """Base class: a message for the user and the exit status that goes with it."""
 
     exit_code = EXIT_USAGE
-    cli_hint = None  # what to do about it on the command line, if anything
+    cli_hint: Optional[str] = None  # what to do about it on the command line, if anything
 
-    def __init__(self, message="", cli_hint=None):
+    def __init__(self, message: str = "", cli_hint: Optional[str] = None) -> None:
         super().__init__(message)
         if cli_hint is not None:
             self.cli_hint = cli_hint
@@ -66,6 +68,7 @@ class ServerUnreachable(ServerError):
 class ModelCallFailed(ServerError):
     """A model could not be asked; `result` holds the pair's result with that model's row."""
 
-    def __init__(self, message, result=None, cli_hint=None):
+    def __init__(self, message: str, result: Any = None,
+                 cli_hint: Optional[str] = None) -> None:
         super().__init__(message, cli_hint)
         self.result = result

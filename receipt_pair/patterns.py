@@ -11,9 +11,9 @@ import re
 
 
 class LazyPattern:
-    """A re.Pattern compiled on first use; `pattern` is its text from the start."""
-
-    __slots__ = ("pattern", "_flags", "_compiled")
+    """A re.Pattern compiled on first use; `pattern` is its text from the start. What is
+    asked of it (a method, `groups`) is kept on it once asked, so a later use costs what a
+    use of the compiled expression costs."""
 
     def __init__(self, pattern, flags=0):
         self.pattern, self._flags, self._compiled = pattern, flags, None
@@ -23,8 +23,10 @@ class LazyPattern:
             self._compiled = re.compile(self.pattern, self._flags)
         return self._compiled
 
-    def __getattr__(self, name):
-        return getattr(self.compiled(), name)
+    def __getattr__(self, name):  # only for what is not kept on it yet
+        value = getattr(self.compiled(), name)
+        setattr(self, name, value)
+        return value
 
     def __repr__(self):
         return f"lazy({self.pattern!r}, {self._flags!r})"

@@ -5,7 +5,7 @@ turns without importing another reader.
 """
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Dict, Optional
 
 from .errors import InputError
 
@@ -29,7 +29,7 @@ class Turn:
     finished: bool = True
     kind: Optional[str] = None  # EDIT, VIEW, or None
 
-    def to_json(self):
+    def to_json(self) -> Dict[str, Any]:
         """The turn as a JSON object; the fields a plain turn does not need are left out,
         so a turn of an older record serialises as it always did."""
         value = {"cmd": self.cmd, "output": self.output, "exit_status": self.exit_status}

@@ -3,7 +3,9 @@
 Every test module takes its shared pieces from here; no test module imports another.
 """
 
+import ast
 import contextlib
+import functools
 import io
 import json
 import os
@@ -29,6 +31,14 @@ STDLIB = getattr(sys, "stdlib_module_names", None) or {
 DATA = os.path.join(os.path.dirname(__file__), "data")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples")
+
+
+@functools.lru_cache(maxsize=None)
+def parsed(path):
+    """The syntax tree of the Python file at `path`, parsed once for the whole suite: several
+    tests walk every module of the package. Read it; never change it."""
+    with open(path, encoding="utf-8") as handle:
+        return ast.parse(handle.read(), path)
 
 
 def run_cli(*argv, stdin=None):

@@ -283,7 +283,7 @@ def _ask(row, claim, log, options):
         row.problems.append(f"{log} does not show it: the answer is {result.answer!r}")
 
 
-def run_ci(options, progress: Optional[Callable[[Row], None]] = None):
+def run_ci(options: CiOptions, progress: Optional[Callable[[Row], None]] = None) -> CiReport:
     """The CiReport of everything `options` (a CiOptions) names: every receipt re-derived,
     every ledger verified, every claim checked; `progress` is told each Row as it is
     made. A UsageError when nothing is named, or when the settings cannot ask."""

@@ -11,7 +11,7 @@ deciding whether an old receipt still speaks for a log.
 """
 
 from dataclasses import asdict, dataclass, field
-from typing import List
+from typing import Any, Dict, List, Optional
 
 from .. import __version__
 from ..store.files import sha256_bytes
@@ -31,7 +31,7 @@ class Expiry:
     reasons: List[str] = field(default_factory=list)
     differences: List[str] = field(default_factory=list)
 
-    def to_dict(self):
+    def to_dict(self) -> Dict[str, Any]:
         return asdict(self)
 
 
@@ -84,7 +84,8 @@ def log_reasons(receipt, log_data):
     return []
 
 
-def judge_receipt(receipt, log_data, log_problem=None):
+def judge_receipt(receipt: Dict[str, Any], log_data: Optional[bytes],
+                  log_problem: Optional[str] = None) -> Expiry:
     """The Expiry of `receipt` against `log_data`, the bytes of the log it names as they are
     now; when that log cannot be read, `log_problem` (one line saying why) stands for it."""
     if not isinstance(receipt, dict) or receipt.get("schema") not in RECEIPT_SCHEMAS:

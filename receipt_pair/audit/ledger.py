@@ -3,7 +3,7 @@ re-derived (replay.py); and, as `ledger verify --expiry` does, each receipt judg
 the log it names as that file is now (expiry.py)."""
 
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from ..errors import InputError, UsageError
 from ..store.files import path_problem, read_bytes
@@ -11,8 +11,12 @@ from ..store.ledger import read_ledger
 from .expiry import VALID, judge_receipt
 from .replay import replay_receipt
 
+if TYPE_CHECKING:  # names for annotations alone: nothing more is loaded
+    from ..store.ledger import Entry
 
-def verify_ledger(data, rederive=True, head=None):
+
+def verify_ledger(data: bytes, rederive: bool = True,
+                  head: Optional[str] = None) -> Tuple[List["Entry"], List[str]]:
     """(entries, differences) of a ledger's bytes: the chain checked, and with `rederive`
     every receipt re-derived offline (`replay.replay_receipt`). `head`: a sha256 noted
     earlier from this ledger, which must still be one of its entries (else entries were
@@ -44,15 +48,16 @@ class LedgerCheck:
     expiry: Optional[list] = None
 
     @property
-    def ok(self):
+    def ok(self) -> bool:
         return not self.differences and all(e["status"] == VALID for e in self.expiry or ())
 
-    def to_dict(self):
+    def to_dict(self) -> Dict[str, Any]:
         return {"entries": len(self.entries), "differences": self.differences,
                 "head": self.head, "expiry": self.expiry, "ok": self.ok}
 
 
-def check_ledger(data, head=None, expiry=False):
+def check_ledger(data: bytes, head: Optional[str] = None,
+                 expiry: bool = False) -> LedgerCheck:
     """The LedgerCheck of a ledger's bytes: `verify_ledger` (the chain, every receipt
     re-derived, `head` still an entry), and with `expiry` each receipt judged VALID,
     EXPIRED or INVALID against the log it names, read as it is now (each file once)."""

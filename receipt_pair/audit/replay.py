@@ -9,7 +9,7 @@ deciding quotes and the gate's decision are all derived again. Anything malforme
 difference, never a traceback. Each function returns a list of differences, one line each.
 """
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..answers import CALL_FAILED, NOT_SHOWN, failed_call
 from ..check.quote import parse_reply
@@ -24,6 +24,10 @@ from ..store.records import ANSWERS_SCHEMAS, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, ca
 from ..turn import turn_from_json
 from .facts import facts_differences, facts_record_differences
 from .witnessed import gate_problems, witness_problems
+
+if TYPE_CHECKING:  # names for annotations alone: nothing more is loaded
+    from ..logs.items import Item
+    from ..turn import Turn
 
 _COMPARED = ("answer", "code", "verdict", "turn", "quote", "reason")
 ARMS = ("A", "B")
@@ -174,7 +178,9 @@ def _header_problems(header, items, items_sha256):
                       "max_turns": max_turns, "schema": header.get("schema")}
 
 
-def replay_answers(items, items_sha256, header, rows, facts=None):
+def replay_answers(items: Sequence["Item"], items_sha256: str, header: Optional[Dict[str, Any]],
+                   rows: List[Dict[str, Any]],
+                   facts: Optional[Dict[str, Any]] = None) -> List[str]:
     """Differences between an answers file and what its items, settings and replies give;
     with `facts` (each item's facts record, by id), what the facts' table gives of each
     item too."""
@@ -182,8 +188,11 @@ def replay_answers(items, items_sha256, header, rows, facts=None):
     if run is None:
         return differences
     differences += facts_record_differences(items, header, facts or {})
-    by_id = {item.id: item for item in items}
-    seen, partners, rendered, judged = {}, {}, {}, {}
+    by_id: Dict[Optional[str], "Item"] = {item.id: item for item in items}  # a row's id or None
+    seen: Dict[Tuple[str, str], Any] = {}  # (item id, arm): the line of its usable answer
+    partners: Dict[str, Any] = {}  # item id: model A's checked answer, for roles
+    rendered: Dict[Any, Any] = {}  # (claim, turns): the turns as shown
+    judged: Dict[Any, Any] = {}  # what recheck has judged already
     # Model A's rows first: with roles, a B request is rebuilt from A's re-derived answer.
     for row in sorted(rows, key=lambda r: r.get("arm") != "A"):
         where = f"line {row.get('_line')} (item {row.get('id')!r}, model {row.get('arm')!r})"
@@ -287,7 +296,8 @@ def reads(reader, turns, max_turns):
     return list(turns) if reader.menu else list(turns)[-max_turns:]
 
 
-def replay_receipt(receipt, log_turns=None, log_sha256=None):
+def replay_receipt(receipt: Dict[str, Any], log_turns: Optional[Sequence["Turn"]] = None,
+                   log_sha256: Optional[str] = None) -> List[str]:
     """Differences between a saved receipt and what its own turns and replies give now.
 
     With `log_turns`/`log_sha256` (the log file read again), the receipt must also be a

@@ -6,10 +6,14 @@ The denominator is the item set the answers file pinned. An item without a usabl
 
 import math
 from collections import Counter
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 from ..errors import MismatchError
 from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN
 from ..check.rules import DEFAULT_RULE, RULES, combine_answers
+
+if TYPE_CHECKING:  # names for annotations alone: nothing more is loaded
+    from ..logs.items import Item
 
 SCORE_SCHEMA = "receipt-pair/score/1"
 Z95 = 1.959963984540054
@@ -24,7 +28,9 @@ MEASURE_TEXT = {
     "false_contradicted": "false contradicted (of items not truly contradicted)",
     "true_contradicted_kept": "true contradicted kept (of items truly contradicted)",
 }
-TRUTH_ANSWER = {"shown": SHOWN, "contradicted": CONTRADICTED, "not_shown": NOT_SHOWN}
+# An item's truth: score refuses items with none (check_pins) before any is looked up.
+TRUTH_ANSWER: Dict[Optional[str], str] = {"shown": SHOWN, "contradicted": CONTRADICTED,
+                                          "not_shown": NOT_SHOWN}
 _VERDICT_ANSWER = {"shown": SHOWN, "contradicted": CONTRADICTED, "not_shown": NOT_SHOWN}
 
 
@@ -161,7 +167,8 @@ def facts_share(items, facts):
             "by_kind": dict(sorted(by_kind.items())), "by_rule": dict(sorted(by_rule.items()))}
 
 
-def score(items, items_sha256, header, rows, facts=None):
+def score(items: Sequence["Item"], items_sha256: str, header: Dict[str, Any],
+          rows: List[Dict[str, Any]], facts: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
     """Every count for A, B and each pair rule, and, where the answers file has the facts'
     records, for the facts' arms (the default answer among them); per trap too; plain
     data, ready for JSON."""
@@ -169,7 +176,7 @@ def score(items, items_sha256, header, rows, facts=None):
     usable, failed = usable_rows(rows)
     answers = arm_answers(items, usable)
     answers.update(facts_arms(items, answers, facts or {}))
-    result = {
+    result: Dict[str, Any] = {
         "schema": SCORE_SCHEMA,
         "items": len(items),
         "items_sha256": items_sha256,

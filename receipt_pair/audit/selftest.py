@@ -7,6 +7,7 @@ so that a suite that shrinks is noticed.
 """
 
 from dataclasses import dataclass
+from typing import List
 
 from .. import answers as an
 from ..check.probes import QUOTE_PROBES
@@ -56,7 +57,7 @@ def _probe_table(probe):
     return Result(f"facts: {probe.name}", passed, said)
 
 
-def run_probes():
+def run_probes() -> List[Result]:
     """Every probe's result: the quote check, the pair rules, then the decision table."""
     return ([_probe_quote(p) for p in QUOTE_PROBES] + _probe_rules() +
             [_probe_table(p) for p in TABLE_PROBES])

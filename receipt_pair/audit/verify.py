@@ -10,6 +10,7 @@ server's `verify_reply` tool). Nothing here prints.
 """
 
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Optional, Union, cast
 
 from ..answers import CheckedAnswer
 from ..errors import UsageError
@@ -17,6 +18,10 @@ from ..pair.claim import as_turns
 from ..pair.settings import Settings
 from ..readers import unpack_replies
 from ..store.records import reply_content
+from ..turn import Turn
+
+if TYPE_CHECKING:  # names for annotations alone: nothing more is loaded
+    from ..readers import Reader
 
 
 @dataclass
@@ -26,14 +31,16 @@ class Verified:
     checked: CheckedAnswer
     reader: str
 
-    def to_dict(self):
+    def to_dict(self) -> Dict[str, Any]:
         """The keys of `verify --json`."""
         c = self.checked
         return {"answer": c.answer, "code": c.code, "verdict": c.verdict, "turn": c.turn,
                 "quote": c.quote, "reason": c.reason, "reader": self.reader}
 
 
-def verify_reply(reply, turns, settings=None, claim="", **changes):
+def verify_reply(reply: str, turns: Iterable[Union[Turn, dict]],
+                 settings: Optional[Settings] = None, claim: str = "",
+                 **changes: Any) -> Verified:
     """The quote check on `reply`, a model's saved reply (its text, or a whole chat
     response as JSON text), against `turns` as the settings' reader shows them; a Verified.
 
@@ -49,7 +56,7 @@ def verify_reply(reply, turns, settings=None, claim="", **changes):
         raise UsageError(f"verify_reply has no setting {unknown[0]!r}")
     given = {name: value for name, value in changes.items() if value is not None}
     settings = (settings or Settings()).replace(**given, allow_retired=True).checked()
-    reader = settings.reader
+    reader = cast("Reader", settings.reader)  # a Reader: the settings are checked
     if reader.menu and not claim.strip():
         raise UsageError(f"reader {reader.version} picks the log's lines by the claim: give "
                          "the claim the reply answers", cli_hint="pass --claim")

@@ -16,6 +16,7 @@ import functools
 import io
 import os
 import sys
+from typing import Optional, Sequence
 
 import importlib
 
@@ -135,7 +136,8 @@ def _not_text(argv):
     return None
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The command line: run `argv` (default: sys.argv[1:]); return the exit status."""
     with marked_streams():
         try:
             status = _main(list(sys.argv[1:] if argv is None else argv))

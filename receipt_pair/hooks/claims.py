@@ -38,7 +38,7 @@ taken grows with the message's length, never faster.
 
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Dict, List, Optional
 
 from .claim_status import lean, status_of
 from .claim_tables import read_row, table_head
@@ -93,12 +93,12 @@ class Claim:
     # short status leans on, the header row a table row is read with. None: text is the span.
     context: Optional[str] = None
 
-    def to_dict(self):
+    def to_dict(self) -> Dict[str, Any]:
         return {"text": self.text, "start": self.start, "end": self.end, "source": self.source,
                 "context": self.context}
 
 
-def split_claims(message):
+def split_claims(message: str) -> List[Claim]:
     """The claims of finished work in `message`, in order: each stands on a span of it, and
     its text is what is checked (the span itself, unless it leans on a context)."""
     if not isinstance(message, str):

@@ -10,6 +10,7 @@ doctor reads back. Nothing here prints or writes.
 import json
 import os
 import re
+import sys
 
 from ..errors import InputError
 from ..patterns import lazy
@@ -57,15 +58,15 @@ def without_toml(before):
 def check_toml(text, name):
     """Refuse text Python's own TOML reader (3.11 and later) cannot read: nothing is
     written that the agent could not load."""
-    try:
+    # Before 3.11 there is no tomllib, and the block is written as it always is (the check
+    # is on the version, not an ImportError, so that mypy reads it for 3.9 too).
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ImportError:  # Python before 3.11: the block is written as it always is
-        return
-    try:
-        tomllib.loads(text)
-    except ValueError as exc:
-        raise InputError(f"{name} would not be valid TOML after the change ({exc}), so "
-                         "nothing was written") from None
+        try:
+            tomllib.loads(text)
+        except ValueError as exc:
+            raise InputError(f"{name} would not be valid TOML after the change ({exc}), so "
+                             "nothing was written") from None
 
 
 def kimi_handlers(tables):

@@ -16,6 +16,7 @@ import os
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
+from typing import List, Optional, Union
 
 from . import transcripts
 from ..errors import InputError
@@ -42,23 +43,31 @@ class LogRead(tuple):
     read found (a transcripts.Session: the agent's final message, whether anything came
     after it, its tool calls; its turns are these)."""
 
-    def __new__(cls, turns, sha256, redactions=0, name=None, session=None, redactor=None):
+    redactions: int
+    name: Optional[str]
+    session: Optional["transcripts.Session"]
+    redactor: Optional[str]
+
+    def __new__(cls, turns: List[Turn], sha256: str, redactions: int = 0,
+                name: Optional[str] = None, session: Optional["transcripts.Session"] = None,
+                redactor: Optional[str] = None) -> "LogRead":
         read = super().__new__(cls, (turns, sha256))
         read.redactions, read.name, read.session = redactions, name, session
         read.redactor = redactor  # the redactor version that read it (None: not redacted)
         return read
 
     @property
-    def turns(self):
+    def turns(self) -> List[Turn]:
         return self[0]
 
     @property
-    def sha256(self):
+    def sha256(self) -> str:
         return self[1]
 
 
 
-def read_log(path, fmt=None, warnings=None, redact=True):
+def read_log(path: str, fmt: Optional[str] = None, warnings: Optional[List[str]] = None,
+             redact: Union[bool, str] = True) -> LogRead:
     """Read the log at `path` ("-" for standard input, or a folder an agent writes its log
     in); return (turns, sha256 of its bytes) as a LogRead, which also says how many secrets
     were redacted. A folder's sha256 pins its files read in order (folders.py).

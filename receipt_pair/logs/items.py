@@ -5,7 +5,7 @@
 
 import json
 from dataclasses import dataclass, field
-from typing import Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from ..errors import InputError
 from ..store.files import decode, display_name, json_lines, loads_strict, read_bytes, sha256_bytes
@@ -29,13 +29,13 @@ class Item:
 
 
 
-def read_items(path):
+def read_items(path: str) -> Tuple[List[Item], str]:
     """Read a labelled items file (JSON Lines); return (items, sha256 of its bytes)."""
     data = read_bytes(path)
     name = display_name(path)
     text = decode(data, name)
     items = []
-    seen = {}
+    seen: Dict[str, int] = {}  # id -> the line it was first used on
     for number, line in json_lines(text):
         if not line.strip():
             continue

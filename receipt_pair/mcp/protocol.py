@@ -21,6 +21,7 @@ client as the same string and no terminal ever sees a control character of it.
 import json
 import re
 import traceback
+from typing import BinaryIO, Callable, Optional
 
 from .. import __version__
 from ..errors import ReceiptPairError
@@ -246,7 +247,8 @@ def read_lines(stdin):
             yield line
 
 
-def serve(stdin, stdout, settings=None, note=None):
+def serve(stdin: BinaryIO, stdout: BinaryIO, settings: Optional[Settings] = None,
+          note: Optional[Callable[[str], None]] = None) -> None:
     """Serve the Model Context Protocol on `stdin` and `stdout` (byte streams) until the
     input ends or the client goes away. `settings`: what every check starts from (default:
     Settings()); `note(line)`: where the server's log goes (never `stdout`)."""

@@ -10,7 +10,7 @@ import concurrent.futures
 import os
 import time
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from ..store import jsonl, records
 from ..server.client import ServerUnreachable
@@ -21,6 +21,11 @@ from ..facts.frame import read_frame
 from ..readers.menu_words import label_of_reply
 from .ask import ask
 from .claim import facts_record
+
+if TYPE_CHECKING:  # names for annotations alone: nothing more is loaded
+    from ..logs.items import Item
+    from ..server.client import Client
+    from .settings import Settings
 
 # Consecutive failed calls after which the server is taken to be failing, not the item.
 MAX_FAILURES_IN_A_ROW = 3
@@ -81,8 +86,10 @@ def prepare_answers_file(path, fd, header, note):
     return done, set(facts)
 
 
-def run_batch(items, items_sha256, out_path, settings, *, client=None, items_name="",
-              progress=None, parallel=1):
+def run_batch(items: Sequence["Item"], items_sha256: str, out_path: str, settings: "Settings",
+              *, client: Optional["Client"] = None, items_name: str = "",
+              progress: Optional[Callable[["Progress"], None]] = None,
+              parallel: int = 1) -> int:
     """Ask every question that has no usable answer in `out_path`; return the count asked.
 
     `settings`: a Settings (the reader may be a retired one only with allow_retired).

@@ -10,7 +10,7 @@ Nothing here prints; the command line renders what these functions return.
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Union, cast
 
 from ..answers import NOT_SHOWN
 from ..check.render import Shown
@@ -22,7 +22,9 @@ from ..logs.redact import redact as redact_text
 from ..turn import Turn, turn_from_json
 from .settings import Settings
 
-if TYPE_CHECKING:  # asking a model loads HTTP: only where one is asked (ask_pair and below)
+if TYPE_CHECKING:  # names for annotations alone: asking a model loads HTTP, only where asked
+    from ..readers import Reader
+    from ..server.client import Client
     from .ask import ModelAnswer
 
 ARMS = ("A", "B")
@@ -48,18 +50,18 @@ class ClaimResult:
     facts: Optional[Decision] = None
 
     @property
-    def rule(self):
+    def rule(self) -> str:
         return self.settings.rule
 
     @property
-    def reader(self):
-        return self.settings.reader
+    def reader(self) -> "Reader":
+        return cast("Reader", self.settings.reader)  # a Reader: the settings are checked
 
     @property
-    def failed(self):
+    def failed(self) -> List["ModelAnswer"]:
         return [m for m in self.models if m.error]
 
-    def to_dict(self):
+    def to_dict(self) -> Dict[str, Any]:
         """The one serialisation of a pair's answer (`check --json`; receipts add to it)."""
         return {
             "answer": self.answer,
@@ -122,7 +124,9 @@ _FIELDS = ("model_a", "model_b", "extra_a", "extra_b", "reader", "rule", "max_tu
            "base_url", "timeout", "allow_remote", "concurrent")
 
 
-def check_claim(claim, turns, settings=None, *, client=None, keep_failed=False, **changes):
+def check_claim(claim: str, turns: Iterable[Union[Turn, dict]],
+                settings: Optional[Settings] = None, *, client: Optional["Client"] = None,
+                keep_failed: bool = False, **changes: Any) -> ClaimResult:
     """Check one claim against a log's turns; return a ClaimResult.
 
     The facts plain code reads of the turns decide first (facts/table.py): where they

@@ -18,7 +18,7 @@ options' `note`.
 import shlex
 import subprocess
 from dataclasses import dataclass, field
-from typing import IO, Callable, Optional, Sequence
+from typing import IO, Callable, Mapping, Optional, Sequence, Tuple
 
 from .. import errors
 from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN
@@ -132,7 +132,7 @@ class Gated:
     witness: object = None
     error: Optional[ReceiptPairError] = None
 
-    def run(self, env=None):
+    def run(self, env: Optional[Mapping[str, str]] = None) -> Tuple[int, Optional[str]]:
         """Run the action if the decision lets it: (its exit status, or the decision's when
         it does not run; why it could not be started, or None)."""
         if not self.decision.runs:
@@ -140,7 +140,8 @@ class Gated:
         return run_action(self.action, env)
 
 
-def gate(claim, log, action, options=None, show=None):
+def gate(claim: str, log: str, action: Sequence[str], options: Optional[GateOptions] = None,
+         show: Optional[Callable[[Gated], None]] = None) -> Gated:
     """Check `claim` against the log at `log` (with `options.test`, against a witness run
     recorded to it first), decide whether `action` (an argument list) may run, and keep the
     receipt where `options.keeper` says; return a Gated, whose `run()` runs the action.

@@ -4,12 +4,16 @@ and the Python API keep receipts here; the Stop hook builds its own records with
 `receipt_of` (hooks/records.py) and keeps them in its folder."""
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple
 
 from ..server.request import SETTINGS
 from ..store.jsonl import write_json_atomic
 from ..store.ledger import append_receipt
 from ..store.records import build_receipt
+
+if TYPE_CHECKING:  # names for annotations alone: nothing more is loaded
+    from ..logs import LogRead
+    from .claim import ClaimResult
 
 
 def receipt_of(result, log, made_by="check", **blocks):
@@ -29,10 +33,11 @@ class Keeper:
     ledger: Optional[str] = None
     note: Optional[Callable[[str], None]] = None
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return bool(self.save or self.ledger)
 
-    def keep(self, result, log, made_by="check", **blocks):
+    def keep(self, result: "ClaimResult", log: "LogRead", made_by: str = "check",
+             **blocks: Any) -> Tuple[Optional[Dict[str, Any]], Optional[Dict[str, Any]]]:
         """(the receipt of `result` for `log`, the ledger entry or None), written and
         appended where this keeper says. Nothing is built when it keeps nothing: (None,
         None)."""

@@ -17,7 +17,7 @@ resolves the reader, once, to the Reader the settings then carry.
 import dataclasses
 import os
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple, Union
 
 from .. import readers
 from ..check.render import DEFAULT_MAX_TURNS
@@ -26,6 +26,9 @@ from ..errors import UsageError
 from ..server.defaults import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,
                                DEFAULT_TIMEOUT, ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B,
                                MAX_TIMEOUT)
+
+if TYPE_CHECKING:  # names for annotations alone, whatever is loaded at run time
+    from ..server.client import Client
 
 # The settings a user's environment may give, by the variable that gives each.
 ENVIRONMENT = {"base_url": ENV_BASE_URL, "model_a": ENV_MODEL_A, "model_b": ENV_MODEL_B,
@@ -59,11 +62,11 @@ class Settings:
     facts: bool = True
 
     @classmethod
-    def from_environment(cls, **given):
+    def from_environment(cls, **given: Any) -> "Settings":
         """The settings `given` (None: not given), each one not given taken from the
         user's environment where it sets it, else the default."""
-        found = {name: os.environ.get(variable) or None
-                 for name, variable in ENVIRONMENT.items()}
+        found: Dict[str, Any] = {name: os.environ.get(variable) or None
+                                 for name, variable in ENVIRONMENT.items()}
         if os.environ.get(ENV_FACTS, "").strip().lower() in _OFF:
             found["facts"] = False
         given = {name: value for name, value in given.items()
@@ -71,10 +74,10 @@ class Settings:
         return cls(**{name: value for name, value in {**found, **given}.items()
                       if value is not None})
 
-    def replace(self, **changes):
+    def replace(self, **changes: Any) -> "Settings":
         return dataclasses.replace(self, **changes)
 
-    def checked(self):
+    def checked(self) -> "Settings":
         """These settings, each value checked (a UsageError names the first that is not),
         with the reader they name resolved to its Reader (a retired one only with
         allow_retired; a Reader given is kept as given, once its version is known)."""
@@ -94,24 +97,24 @@ class Settings:
             raise UsageError(f"timeout must be more than 0 and at most {MAX_TIMEOUT:g} s")
         return self.replace(reader=given if isinstance(given, readers.Reader) else reader)
 
-    def client(self):
+    def client(self) -> "Client":
         """A client of the server these settings name."""
         from ..server.client import Client  # HTTP is loaded only where a model is asked
 
         return Client(self.base_url, timeout=self.timeout, allow_remote=self.allow_remote)
 
     @property
-    def reader_version(self):
+    def reader_version(self) -> Optional[str]:
         """The version of the reader these settings name (None: the default reader)."""
         return self.reader.version if isinstance(self.reader, readers.Reader) else self.reader
 
     @property
-    def models(self):
+    def models(self) -> Tuple[Tuple[str, str, Dict[str, Any]], ...]:
         """(arm, model, extra fields) of A and B."""
         return (("A", self.model_a, dict(self.extra_a)), ("B", self.model_b,
                                                             dict(self.extra_b)))
 
-    def model(self, arm):
+    def model(self, arm: str) -> Tuple[str, Dict[str, Any]]:
         """(model, extra fields) of `arm`, "A" or "B"."""
         return (self.model_a, dict(self.extra_a)) if arm == "A" else \
             (self.model_b, dict(self.extra_b))

@@ -131,7 +131,7 @@ SEALED_DEFAULT = {"v1": "v6", "r1": "r1", "f2": "f2"}
 ENV_READER = "RECEIPT_PAIR_READER"  # a user's own default, read by the command line only
 
 
-def get_reader(version=None, replay=False):
+def get_reader(version: Optional[str] = None, replay: bool = False) -> Reader:
     """The reader of `version` (the default reader when None). A retired reader is given
     only to replay what it answered, never to ask a new question."""
     version = version or DEFAULT_READER

@@ -4,11 +4,14 @@ plain code decides (the later of the two lines, by label, wins; neither is not s
 
 import json
 from dataclasses import dataclass
-from typing import Callable, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Optional, Tuple
 
 from ..server.request import build_body
 from .labelled import LabelledReader
 from .menu_words import decide_narrow, menu_messages, resolve_line
+
+if TYPE_CHECKING:  # names for annotations alone: nothing more is loaded
+    from .base import Reader
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ def pack_replies(replies):
     return json.dumps(replies, ensure_ascii=False, sort_keys=True)
 
 
-def unpack_replies(reader, text):
+def unpack_replies(reader: "Reader", text: Optional[str]) -> Dict[str, Optional[str]]:
     """{question name: raw reply} from a stored reply text (None where it cannot be read)."""
     if not reader.questions:
         return {"answer": text}

@@ -14,11 +14,11 @@ import threading
 import time
 import urllib.parse
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Dict, Optional, Set
 
 from ..errors import ServerError, UsageError
 from .servers import KINDS, LEMONADE, LLAMA_ROUTER, LLAMA_SERVER, LMSTUDIO, OLLAMA, OPENAI, \
-    VLLM, get_kind
+    VLLM, ServerKind, get_kind
 from .transport import (HINT_REMOTE, RemoteModelRefused, SchemaRefused, ServerUnreachable,
                         Transport, _error_message, _hinted, _loads, _refusal, _text_ok,
                         check_base_url, not_an_answer)
@@ -62,8 +62,8 @@ class Client(Transport):
     refused) is cached under a lock.
     """
 
-    def __init__(self, base_url=DEFAULT_BASE_URL, timeout=DEFAULT_TIMEOUT, allow_remote=False,
-                 server_kind=None):
+    def __init__(self, base_url: str = DEFAULT_BASE_URL, timeout: float = DEFAULT_TIMEOUT,
+                 allow_remote: bool = False, server_kind: Optional[str] = None) -> None:
         super().__init__(base_url, timeout, allow_remote)
         self._server = None
         if server_kind is not None:
@@ -73,30 +73,31 @@ class Client(Transport):
                 raise UsageError(str(exc)) from None
         self._lock = threading.RLock()
         self._health = None
-        self._local_models = {}  # model -> True once shown to run here
-        self._schema_refused = set()  # models the server would not constrain to a schema
+        self._local_models: Dict[str, bool] = {}  # model -> True once shown to run here
+        # The models the server would not constrain to a schema.
+        self._schema_refused: Set[str] = set()
 
-    def with_timeout(self, timeout):
+    def with_timeout(self, timeout: float) -> "Client":
         """This client, with what it learnt of the server, bounding one call by `timeout`
         seconds instead (at least a tenth of a second)."""
         other = copy.copy(self)
         other.timeout = max(0.1, float(timeout))
         return other
 
-    def takes_schema(self, model):
+    def takes_schema(self, model: str) -> bool:
         """Whether a request for `model` may carry the reply's JSON schema: until the
         server refuses it once (`refused_schema`), it may."""
         with self._lock:
             return model not in self._schema_refused
 
-    def refused_schema(self, model):
+    def refused_schema(self, model: str) -> None:
         """Remember that the server refused the reply schema for `model`."""
         with self._lock:
             self._schema_refused.add(model)
 
     # -- chat ---------------------------------------------------------------------------
 
-    def chat(self, body):
+    def chat(self, body: Dict[str, Any]) -> ChatResult:
         """Send one chat request body; return the reply text with the server's figures.
 
         The body is sent to the detected server's chat endpoint in the form
@@ -213,7 +214,7 @@ class Client(Transport):
 
     # -- what the server is -------------------------------------------------------------
 
-    def server(self):
+    def server(self) -> ServerKind:
         """The row of `servers.KINDS` for this server, detected once by GET requests."""
         with self._lock:
             if self._server is None:
@@ -224,7 +225,7 @@ class Client(Transport):
                     self._probe_deadline = None
             return self._server
 
-    def kind(self):
+    def kind(self) -> str:
         """Deprecated: the row's key ('lemonade', 'llama-router', 'ollama', ...).
 
         Kept for callers that still compare names; ask `server()` for what a server does.
@@ -266,7 +267,7 @@ class Client(Transport):
             return LMSTUDIO
         return OPENAI
 
-    def capacity(self):
+    def capacity(self) -> int:
         """How many models the server holds at once, as far as it says (1 when unsure)."""
         server = self.server()
         if not server.reports_capacity:
@@ -283,7 +284,7 @@ class Client(Transport):
         return limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 \
             else 1
 
-    def holds_both(self):
+    def holds_both(self) -> bool:
         """Whether the server says it holds two models at once (False when it cannot say);
         an unreachable server is a ServerUnreachable."""
         try:
@@ -293,7 +294,7 @@ class Client(Transport):
         except ServerError:
             return False
 
-    def slots(self):
+    def slots(self) -> int:
         """How many requests one llama-server model serves at once (its /props total_slots).
 
         1 when the server does not say; the router's /props names no slots without a model,
@@ -308,7 +309,7 @@ class Client(Transport):
 
     # -- models -------------------------------------------------------------------------
 
-    def model_statuses(self):
+    def model_statuses(self) -> Dict[str, Optional[str]]:
         """{model id: its load status as the server reports it, or None}: the OpenAI model
         list, with llama-server router's per-model status. {} when there is no list."""
         listing = self._probe("/models")
@@ -320,14 +321,14 @@ class Client(Transport):
                 statuses[model["id"]] = status.get("value") if isinstance(status, dict) else None
         return statuses
 
-    def load(self, model):
+    def load(self, model: str) -> None:
         """Load `model` where the server offers it; a no-op elsewhere."""
         server = self.server()
         if server.manages_models and server.load_path:
             self._refuse_remote_model(server, model)
             self._manage(server, server.load_path, {server.model_field: model})
 
-    def unload(self, model):
+    def unload(self, model: str) -> None:
         """Unload `model` where the server offers it; a no-op elsewhere."""
         server = self.server()
         if server.manages_models and server.unload_path:

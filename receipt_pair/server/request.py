@@ -7,6 +7,7 @@ answer, so `replay` can rebuild the request offline and tell whether it is the s
 import hashlib
 import json
 import re
+from typing import Any, Dict, Sequence, Tuple
 
 from .servers import OPTIONS_PREFIX
 from ..patterns import lazy
@@ -137,7 +138,7 @@ def request_sha256(body):
     return sha256_text(canonical_json(body))
 
 
-def request_digest(bodies):
+def request_digest(bodies: Sequence[Tuple[str, Dict[str, Any]]]) -> str:
     """The sha256 that pins what was asked: of the one body, or of the list of them."""
     if len(bodies) == 1:
         return request_sha256(bodies[0][1])

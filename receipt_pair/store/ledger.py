@@ -24,7 +24,7 @@ import hashlib
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from ..errors import InputError, UsageError
 from .files import loads_strict, path_problem
@@ -73,7 +73,8 @@ def _is_entry(line):
     return isinstance(value, dict) and value.get("schema") == LEDGER_SCHEMA
 
 
-def append_receipt(path, receipt, note=None):
+def append_receipt(path: str, receipt: Dict[str, Any],
+                   note: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
     """Append `receipt` (a receipt dict, as `records.build_receipt` makes it) to the ledger
     at `path` (created if missing) and return the entry written (a dict).
 
@@ -173,7 +174,7 @@ class Entry:
     problems: List[str] = field(default_factory=list)
 
     @property
-    def receipt(self):
+    def receipt(self) -> Optional[Dict[str, Any]]:
         receipt = self.record.get("receipt") if self.record else None
         return receipt if isinstance(receipt, dict) else None
 
@@ -200,7 +201,7 @@ def _number_problem(number, recorded):
             "were moved")
 
 
-def read_ledger(data):
+def read_ledger(data: bytes) -> List[Entry]:
     """The entries of a ledger's bytes, each with its chain and shape problems.
 
     A last line without a line break that is not a whole record (a write cut short, or a

@@ -8,6 +8,7 @@ JSON only); what is here is what the records hold and how they are checked.
 import datetime
 import hashlib
 import json
+from typing import Any, Dict, List, Optional, Tuple
 
 from .. import __version__
 from ..errors import InputError
@@ -91,7 +92,9 @@ def answer_row(item_id, answer, reader, max_turns):
     return {key: fields[key] for key in ROW_KEYS}
 
 
-def read_answers(path, bad_lines=None, facts=None):
+def read_answers(path: str, bad_lines: Optional[List[str]] = None,
+                 facts: Optional[Dict[str, Any]] = None
+                 ) -> Tuple[Optional[Dict[str, Any]], List[Dict[str, Any]], List[str]]:
     """(header or None, answer rows, warnings) from an answers file; `facts`, a dict, gets
     each item's facts record by id.
 
@@ -100,7 +103,7 @@ def read_answers(path, bad_lines=None, facts=None):
     message added to it (replay reports a corrupted record as a difference, not as a file
     it cannot read).
     """
-    torn = []
+    torn: List[Tuple[int, bytes]] = []
     lines = whole_lines(read_bytes(path), is_record, torn)
     warnings = [f"{path}: skipped an unfinished last line (an interrupted write)"] if torn \
         else []

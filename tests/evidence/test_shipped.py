@@ -1,5 +1,6 @@
 """What the package is as it ships and as sealed evidence uses it: the wheel holds every
-module, and scripts sealed in receipts/ still run against the package as it is now."""
+module and py.typed, and scripts sealed in receipts/ still run against the package as it
+is now."""
 
 import os
 import subprocess
@@ -32,6 +33,8 @@ class Shipped(unittest.TestCase):
                 rel = os.path.relpath(path, ROOT).replace(os.sep, "/")
                 with self.subTest(module=name):
                     self.assertIn(rel, names)
+            # the marker that tells type checkers the package is typed (PEP 561)
+            self.assertIn("receipt_pair/py.typed", names)
             # every module but __main__ (which runs the command line when imported), from
             # the unpacked wheel and not from this checkout
             modules = [name for name, _ in package_modules() if not name.endswith("__main__")]

@@ -1,11 +1,15 @@
-"""The Python API a user would expect: the public names, and check_claim's promises."""
+"""The Python API a user would expect: the public names, their annotations, and
+check_claim's promises."""
 
+import dataclasses
+import inspect
+import os
 import unittest
 
 from receipt_pair.errors import ModelCallFailed, ServerError, UsageError
 
 from tests.fakeserver import FakeServer, Reply, answer
-from tests.helpers import closed_port
+from tests.helpers import ROOT, closed_port
 
 TURNS = [{"cmd": "git push origin main", "output": "To origin\n   a1..b2  main -> main"}]
 GOOD = answer("shown", "T1", "a1..b2  main -> main")
@@ -29,6 +33,74 @@ class PublicNames(unittest.TestCase):
             self.assertIn(name, receipt_pair.__all__)
         with self.assertRaises(AttributeError):
             receipt_pair.no_such_name  # noqa: B018
+
+
+def annotated_functions(owner):
+    """(name, function) of `owner` as the annotations promise it: a function itself, or a
+    class's own public methods (properties, class and static methods too) and its __init__
+    or __new__; a dataclass field whose default is a function is no method."""
+    if not inspect.isclass(owner):
+        return [(owner.__name__, owner)] if inspect.isfunction(owner) else []
+    fields = {f.name for f in dataclasses.fields(owner)} if dataclasses.is_dataclass(owner) \
+        else set()
+    found = []
+    for name, value in vars(owner).items():
+        if name in fields or name.startswith("_") and name not in ("__init__", "__new__"):
+            continue
+        value = value.fget if isinstance(value, property) else value
+        value = value.__func__ if isinstance(value, (classmethod, staticmethod)) else value
+        if inspect.isfunction(value):
+            found.append((f"{owner.__name__}.{name}", value))
+    return found
+
+
+def unannotated(function):
+    """The parameters of `function` with no annotation (self and cls aside), and "return"
+    when it has no return annotation."""
+    signature = inspect.signature(function)
+    missing = [name for index, (name, parameter) in enumerate(signature.parameters.items())
+               if parameter.annotation is inspect.Parameter.empty
+               and not (index == 0 and name in ("self", "cls"))]
+    if signature.return_annotation is inspect.Signature.empty:
+        missing.append("return")
+    return missing
+
+
+class Typed(unittest.TestCase):
+    """The public API is typed (mypy checks the annotated functions in .ci/run): every
+    function of receipt_pair.__all__ and every method of its classes is annotated in full,
+    and so is what docs/api.md shows beside them."""
+
+    def shown_in_the_docs(self):
+        """What docs/api.md shows that __all__ does not name: the MCP server, and the classes
+        the API returns (a LogRead, a Gated, a Verified, a LedgerCheck, a Claim, an Expiry)."""
+        from receipt_pair.audit.expiry import Expiry
+        from receipt_pair.audit.ledger import LedgerCheck
+        from receipt_pair.audit.verify import Verified
+        from receipt_pair.hooks.claims import Claim
+        from receipt_pair.logs import LogRead
+        from receipt_pair.mcp import serve
+        from receipt_pair.pair.gate import Gated
+
+        return [serve, LogRead, Gated, Verified, LedgerCheck, Claim, Expiry]
+
+    def test_every_public_function_is_annotated_in_full(self):
+        import receipt_pair
+
+        public = [getattr(receipt_pair, name) for name in receipt_pair.__all__]
+        functions = [found for owner in public + self.shown_in_the_docs()
+                     for found in annotated_functions(owner)]
+        self.assertGreater(len(functions), 50)  # a shrinking list is noticed
+        for name, function in functions:
+            with self.subTest(function=name):
+                self.assertEqual(unannotated(function), [])
+
+    def test_the_package_says_it_is_typed(self):
+        self.assertTrue(os.path.isfile(os.path.join(ROOT, "receipt_pair", "py.typed")))
+        with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as handle:
+            pyproject = handle.read()
+        self.assertIn('"py.typed"', pyproject)  # shipped as package data
+        self.assertIn("[tool.mypy]", pyproject)
 
 
 class CheckClaim(unittest.TestCase):

@@ -214,8 +214,10 @@ class Protocols(AgentHookTest):
                          f"/share/sessions/{folder}/s1/context.jsonl")
         for bad in ("", "../x", "a/b", ".."):
             self.assertIsNone(kimi_cli.session_path("/home/dev/parser", bad, {}))
-        # a session the folder does not hold: nothing to check, and the agent may stop
-        status, out, err = self.hook("kimi-cli", self.stop("kimi-cli", session_id="other"))
+        # a session the folder does not hold: nothing to check, and the agent may stop (no
+        # wait for a file that is not there: the wait is test_stop_hook.py's, on a fake clock)
+        status, out, err = self.hook("kimi-cli", self.stop("kimi-cli", session_id="other"),
+                                     "--wait", "0")
         self.assertEqual((status, out), (0, None))
         self.assertIn("cannot be read", err)
 
@@ -253,14 +255,19 @@ class OpenCodePlugin(TempDirTest):
                           f"print(json.dumps({reply!r}))\n")
         plugin = self.write("plugin.mjs", opencode_plugin(
             f"{sys.executable} {hook}", max_blocks=2, seconds=30))
+        # Each idle is 2.1 s after the last check ended, past the plugin's 2 s between two
+        # checks of one session: on a clock the driver moves (Date.now), not by waiting.
         driver = self.write("driver.mjs", f"""
 import {{ ReceiptPair }} from {json.dumps(plugin)};
+let now = Date.now();
+Date.now = () => now;
 const prompts = [];
 const client = {{ session: {{ prompt: async (request) => {{ prompts.push(request); }} }} }};
 const hooks = await ReceiptPair({{ client, directory: {json.dumps(self.dir)} }});
 for (let i = 0; i < {idles}; i++) {{
   await hooks.event({{ event: {{ type: "session.idle", properties: {{ sessionID: "ses_1" }} }} }});
-  await new Promise((resolve) => setTimeout(resolve, 2100));
+  await new Promise((resolve) => setImmediate(resolve));  // a prompt sent is kept first
+  now += 2100;
 }}
 console.log(JSON.stringify(prompts));
 """)

@@ -145,6 +145,16 @@ class Appending(LedgerTest):
 class Tampering(LedgerTest):
     """Edit, delete, swap, truncate, insert: each exits 1 and names the entry."""
 
+    made = None  # the bytes of the ledger of real receipts made for this class, once
+
+    def make_ledger(self):
+        """A copy of one ledger of real receipts (Appending tests how they are made), for
+        this test to tamper with."""
+        if Tampering.made is None:
+            with open(super().make_ledger(), "rb") as handle:
+                Tampering.made = handle.read()
+        return self.write("ledger.jsonl", Tampering.made)
+
     def assert_named(self, path, *named):
         status, out, _ = self.verify(path)
         self.assertEqual(status, 1, out)

@@ -18,7 +18,7 @@ from receipt_pair.mcp import PROTOCOL_VERSIONS, TOOLS, protocol, serve
 from receipt_pair.pair.settings import Settings
 
 from tests.fakeserver import FakeServer, Reply, answer
-from tests.helpers import EXAMPLES, ROOT, TempDirTest, closed_port, run_asking
+from tests.helpers import EXAMPLES, ROOT, TempDirTest, closed_port, run_asking, run_cli
 
 PUSH_OK = os.path.join(EXAMPLES, "push-ok.json")
 PUSH_REJECTED = os.path.join(EXAMPLES, "push-rejected.json")
@@ -531,6 +531,9 @@ class SplitClaims(unittest.TestCase):
 
 
 class CommandLine(unittest.TestCase):
+    """`receipt-pair mcp` as a host starts it: a process of its own where its standard
+    input and output are what is tested, in this process where only its options are."""
+
     def run_mcp(self, *argv, lines=()):
         env = {k: v for k, v in os.environ.items() if k != "RECEIPT_PAIR_FACTS"}
         env["RECEIPT_PAIR_BASE_URL"] = f"http://127.0.0.1:{closed_port()}/v1"
@@ -562,14 +565,19 @@ class CommandLine(unittest.TestCase):
             self.assertIn("standard input", reply["result"]["content"][0]["text"])
 
     def test_a_bad_option_stops_it_before_it_serves(self):
-        done = self.run_mcp("--reader", "v9")
-        self.assertEqual(done.returncode, 2)
-        self.assertEqual(done.stdout, b"")
+        # Its standard input is empty: had it started serving, it would have read that,
+        # said so on standard error and ended with status 0.
+        with mock.patch("sys.stdin", io.TextIOWrapper(io.BytesIO(b""))):
+            status, out, err = run_cli("mcp", "--reader", "v9")
+        self.assertEqual(status, 2)
+        self.assertEqual(out, "")
+        self.assertIn("v9", err)
+        self.assertNotIn("serving", err)
 
     def test_help_says_what_it_is_in_one_line(self):
-        done = subprocess.run([sys.executable, "-m", "receipt_pair", "--help"], cwd=ROOT,
-                              capture_output=True, text=True, timeout=60)
-        line = next(line for line in done.stdout.splitlines() if line.strip().startswith("mcp"))
+        status, out, _ = run_cli("--help")
+        self.assertEqual(status, 0)
+        line = next(line for line in out.splitlines() if line.strip().startswith("mcp"))
         self.assertIn("Model Context Protocol", line)
 
 

@@ -4,7 +4,7 @@ import ast
 import os
 import unittest
 
-from tests.helpers import ROOT, STDLIB
+from tests.helpers import ROOT, STDLIB, parsed
 
 PACKAGE = os.path.join(ROOT, "receipt_pair")
 
@@ -16,9 +16,7 @@ class StandardLibraryOnly(unittest.TestCase):
                  for name in names if name.endswith(".py")]
         self.assertGreater(len(paths), 20)
         for path in sorted(paths):
-            with open(path, encoding="utf-8") as handle:
-                tree = ast.parse(handle.read(), path)
-            for node in ast.walk(tree):
+            for node in ast.walk(parsed(path)):
                 if isinstance(node, ast.Import):
                     found.update(alias.name.split(".")[0] for alias in node.names)
                 elif isinstance(node, ast.ImportFrom) and node.level == 0:

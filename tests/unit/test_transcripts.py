@@ -19,7 +19,7 @@ from receipt_pair.store.files import decode
 from receipt_pair.logs import Turn
 from receipt_pair.logs.transcripts import FORMATS, detect, github_actions, read_transcript
 
-from tests.helpers import DATA, ROOT, EXAMPLES, STDLIB
+from tests.helpers import DATA, ROOT, EXAMPLES, STDLIB, parsed
 
 HERE = os.path.join(DATA, "transcripts")
 BAD = os.path.join(HERE, "bad")
@@ -1524,10 +1524,10 @@ class Code(unittest.TestCase):
         paths = sorted(glob.glob(os.path.join(PACKAGE, "*.py")))
         self.assertGreaterEqual(len(paths), 9, "the readers' folder moved: point PACKAGE at it")
         for path in paths:
-            with open(path, encoding="utf-8") as handle:
-                tree = ast.parse(handle.read(), path)
-            for node in ast.walk(tree):
-                with self.subTest(module=os.path.basename(path), line=getattr(node, "lineno", 0)):
+            for node in ast.walk(parsed(path)):
+                if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                    continue
+                with self.subTest(module=os.path.basename(path), line=node.lineno):
                     if isinstance(node, ast.Import):
                         for alias in node.names:
                             self.assertIn(alias.name.split(".")[0], stdlib)

@@ -1,5 +1,6 @@
-"""Issue 22, the check's own side: the latest attempt decides in plain code, a receipt holds
-all its reader read, the menu never hides a failure, a label means the line it labels.
+"""Plain code over what both models say (issue 22, the check's own side): the latest attempt
+decides, a receipt holds all its reader read, the menu never hides a failure, a label means
+the line it labels, and no secret of the log reaches the models or a receipt.
 
 Both models say `shown` through the fake server; the plain code must still refuse, and an
 honest receipt must stay possible."""

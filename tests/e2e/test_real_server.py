@@ -16,7 +16,7 @@ import time
 import unittest
 import urllib.request
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PORT = os.environ.get("RECEIPT_PAIR_E2E_PORT", "18080")
 BASE_URL = f"http://127.0.0.1:{PORT}/v1"
 MODEL_A = os.environ.get("RECEIPT_PAIR_E2E_MODEL_A", "qwen2.5-coder-0.5b")

@@ -14,7 +14,7 @@ import shutil
 import tempfile
 import unittest
 
-from e2e.test_real_server import MODELS, PORT, ROOT, cli, server_up
+from tests.e2e.test_real_server import MODELS, PORT, ROOT, cli, server_up
 
 TRANSCRIPTS = os.path.join(ROOT, "tests", "data", "transcripts")
 HOOKS = os.path.join(ROOT, "tests", "data", "hooks")

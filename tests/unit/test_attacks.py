@@ -1,8 +1,8 @@
 """Attacks on the quote check, the gate, the log readers and replay, as an attacker who
 controls the log bytes and both models' replies (scripted through the loopback fake
-server). Each test in `Findings` is one hole found on the `attack` branch and is expected
-to FAIL until the hole is fixed; each test in `Holds` is an attack the code refused, kept
-so it stays refused.
+server). Each test in `Findings` is a hole found on the `attack` branch, since closed and
+kept so it stays closed; each test in `Holds` is an attack the code refused from the start,
+kept so it stays refused.
 
 The gated action is a real program that writes a marker file; a bypass is the marker
 existing after `gate` returns.
@@ -64,7 +64,7 @@ class Attack(GateTest):
 
 
 class Findings(Attack):
-    """Each test here is a hole. Expected to fail until fixed."""
+    """Each test here was a hole; each now passes, and must go on passing."""
 
     # -- terminal screens: what a person watching saw ------------------------------------
 
@@ -426,9 +426,11 @@ class Findings(Attack):
             fake._route = slow
             fake.script("qa", answer("not_shown"))
             fake.script("qb", answer("not_shown"))
+            # Held to 2.5 times the deadline, as --timeout 1 was to 2.5 s: the hole let
+            # every detection request take the whole deadline again, five or more in all.
             started = time.monotonic()
-            run_cli(*self.check_argv(fake, "--timeout", "1"))
-            self.assertLess(time.monotonic() - started, 2.5)
+            run_cli(*self.check_argv(fake, "--timeout", "0.4"))
+            self.assertLess(time.monotonic() - started, 1.0)
 
     def test_score_on_malformed_answers_fields(self):
         # Gains: a traceback from `score`: an answer row whose "verdict" is a list or an
