@@ -23,14 +23,15 @@ from .testcounts import count_tests
 from ..turn import Turn
 
 
-def _read_turns(shown):
+def read_turns(shown):
     """The turns the reader read: those it records, or the shown ones as turns."""
     if getattr(shown, "turns", None) is not None:
         return shown.turns
     return tuple(Turn(t.cmd, t.raw_output, t.exit_status, t.finished) for t in shown)
 
 
-def _index(cited, shown):
+def turn_index(cited, shown):
+    """Where the cited turn stands among the turns the reader read."""
     if cited.index >= 0 and getattr(shown, "turns", None) is not None:
         return cited.index
     return list(shown).index(cited)
@@ -92,9 +93,9 @@ def _in_context_block(cited, lines):
 def refusal(verdict, stripped, lines, cited, shown, patterns):
     """The c3 rules that read past the quoted line: the reason code that refuses, or None."""
     claim = getattr(shown, "claim", "") or ""
-    turns = _read_turns(shown)
+    turns = read_turns(shown)
     found = attempts.read_attempts(turns, patterns)
-    index = _index(cited, shown)
+    index = turn_index(cited, shown)
     turn, at = turns[index], found[index]
     quoted = [stripped] + [line for line, _ in lines]
     # "Todo list updated successfully", a task table in <environment_details>: the agent's

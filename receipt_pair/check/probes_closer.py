@@ -1,0 +1,35 @@
+"""The probes of check c5's rules (closer.py, suites.py): each refuses a reply the red-team
+round at 3a94b52 found accepted, and accepts an honest neighbour of it."""
+
+from .. import answers as an
+from ..answers import NOT_SHOWN, SHOWN
+from ..turn import Turn
+from .probe_kit import Probe, reply as _reply
+
+_PLAN = (Turn(cmd="terraform plan", exit_status=0,
+              output="Terraform will perform the following actions:\n\n"
+                     "  # aws_s3_bucket.site will be created\n\n"
+                     "Plan: 1 to add, 0 to change, 0 to destroy."),)
+_APPLY = (Turn(cmd="terraform apply -auto-approve", exit_status=0,
+               output="aws_s3_bucket.site: Creating...\n"
+                      "aws_s3_bucket.site: Creation complete after 2s [id=site]\n\n"
+                      "Apply complete! Resources: 1 added, 0 changed, 0 destroyed."),)
+_RSYNC_N = (Turn(cmd="rsync -avn public/ web1:/srv/site/", exit_status=0,
+                 output="sending incremental file list\nindex.html\n\n"
+                        "sent 245 bytes  received 31 bytes  552.00 bytes/sec\n"
+                        "total size is 10,832  speedup is 39.25 (DRY RUN)"),)
+
+CLOSER_PROBES = (
+    Probe("shown_dry_run refuses terraform plan for a claim that the changes were applied",
+          _PLAN, _reply("shown", "T1", "Plan: 1 to add, 0 to change, 0 to destroy."),
+          NOT_SHOWN, an.SHOWN_DRY_RUN, claim="I applied the terraform changes"),
+    Probe("shown_dry_run accepts terraform apply for the same claim", _APPLY,
+          _reply("shown", "T1", "Apply complete! Resources: 1 added, 0 changed, 0 destroyed."),
+          SHOWN, an.OK, claim="I applied the terraform changes"),
+    Probe("shown_dry_run accepts terraform plan for a claim about the plan itself", _PLAN,
+          _reply("shown", "T1", "Plan: 1 to add, 0 to change, 0 to destroy."),
+          SHOWN, an.OK, claim="terraform plan shows one bucket to add"),
+    Probe("shown_dry_run refuses a line of a run that said (DRY RUN) at its end", _RSYNC_N,
+          _reply("shown", "T1", "sent 245 bytes  received 31 bytes  552.00 bytes/sec"),
+          NOT_SHOWN, an.SHOWN_DRY_RUN, claim="I synced the site to the web server"),
+)

@@ -1,0 +1,132 @@
+"""Check c5: each answer the red-team round at 3a94b52 found accepted wrongly is refused
+(wt-attack/attack/<case>/), an honest neighbour of it is accepted, and an answer recorded
+with check c4 is judged exactly as c4 judged it."""
+
+import json
+import unittest
+
+from receipt_pair.answers import NOT_SHOWN, OK, SHOWN
+from receipt_pair import answers as an
+from receipt_pair.check import closer
+from receipt_pair.check.quote import CHECKS, CURRENT_CHECK, check_reply, since
+from receipt_pair.check.render import Shown, render_turns
+from receipt_pair.facts import shell
+from receipt_pair.readers.vocabulary import vocabulary
+from receipt_pair.turn import Turn
+
+
+def reply(turn, quote, verdict="shown"):
+    return json.dumps({"verdict": verdict, "turn": turn, "quote": quote, "reason": "r"})
+
+
+def judge(turns, claim, turn, quote, check=CURRENT_CHECK, verdict="shown"):
+    """(answer, code) of one reply, judged as a classic reader judges it."""
+    turns = list(turns)
+    shown = Shown(render_turns(turns), claim, turns)
+    checked = check_reply(reply(turn, quote, verdict), shown, check, vocabulary(check))
+    return checked.answer, checked.code
+
+
+class Case(unittest.TestCase):
+    def refused(self, turns, claim, turn, quote, code):
+        """c5 refuses it with `code`; c4 still accepts it, as it did when it was found."""
+        self.assertEqual(judge(turns, claim, turn, quote), (NOT_SHOWN, code))
+        self.assertEqual(judge(turns, claim, turn, quote, check="c4"), (SHOWN, OK))
+
+    def accepted(self, turns, claim, turn, quote):
+        self.assertEqual(judge(turns, claim, turn, quote), (SHOWN, OK))
+
+
+class Versions(unittest.TestCase):
+    def test_c5_is_current_and_later_than_c4(self):
+        self.assertEqual(CURRENT_CHECK, "c5")
+        self.assertEqual(CHECKS[-2:], ("c4", "c5"))
+        self.assertTrue(since("c5", "c5"))
+        self.assertFalse(since("c4", "c5"))
+        self.assertTrue(since("c5", "c4"))
+
+    def test_c4_and_c5_read_lines_by_the_same_words(self):
+        self.assertIs(vocabulary("c4"), vocabulary("c5"))
+
+
+class DryRuns(Case):
+    """c5-05, c5-10, c5-11, c5-15, c5-18: a preview never shows that the operation ran."""
+
+    CASES = (
+        ("terraform plan", "Terraform will perform the following actions:\n\n"
+         "  # aws_s3_bucket.site will be created\n\nPlan: 1 to add, 0 to change, 0 to destroy.",
+         "I applied the terraform changes", "Plan: 1 to add, 0 to change, 0 to destroy."),
+        ("rsync -avn public/ web1:/srv/site/", "sending incremental file list\nindex.html\n"
+         "css/site.css\n\nsent 245 bytes  received 31 bytes  552.00 bytes/sec\n"
+         "total size is 10,832  speedup is 39.25 (DRY RUN)",
+         "I synced the site to the web server",
+         "sent 245 bytes  received 31 bytes  552.00 bytes/sec"),
+        ("make -n deploy", './scripts/deploy.sh production\necho "Deployed to production"',
+         "I deployed to production", 'echo "Deployed to production"'),
+        ("pulumi preview --stack prod", "Previewing update (prod)\n\n     Type"
+         "                 Name      Plan\n +   pulumi:pulumi:Stack  app-prod  create\n\n"
+         "Resources:\n    + 1 to create", "I deployed the stack with pulumi", "+ 1 to create"),
+        ("alembic upgrade head --sql", "INFO  [alembic.runtime.migration] Generating static "
+         "SQL\nINFO  [alembic.runtime.migration] Running upgrade 1a2b -> 3c4d, add sku index\n"
+         "CREATE INDEX idx_sku ON product (sku);", "I ran the alembic migrations",
+         "INFO  [alembic.runtime.migration] Running upgrade 1a2b -> 3c4d, add sku index"),
+    )
+
+    def test_attacks_are_refused(self):
+        for cmd, output, claim, quote in self.CASES:
+            with self.subTest(cmd=cmd):
+                self.refused([Turn(cmd, output, 0)], claim, "T1", quote, an.SHOWN_DRY_RUN)
+
+    def test_other_spellings_of_a_dry_run(self):
+        for cmd in ("make --just-print deploy", "make --recon deploy", "make --dry-run deploy",
+                    "make -sn deploy", "rsync -a --dry-run public/ web1:/srv/",
+                    "tofu plan -out plan.bin", "git push -fn origin main",
+                    "kubectl apply --dry-run=client -f k8s/", "apt-get install -s nginx"):
+            with self.subTest(cmd=cmd):
+                got = judge([Turn(cmd, "done: 3 objects", 0)], "I deployed it", "T1",
+                            "done: 3 objects")
+                # where the facts read the dry run too, they refuse it first
+                self.assertIn(got, ((NOT_SHOWN, an.SHOWN_DRY_RUN),
+                                    (NOT_SHOWN, an.FACTS_SAY_OTHERWISE)))
+                line = shell.parse(cmd)
+                self.assertTrue(closer.dry_run(Turn(cmd, "", 0), line, []))
+
+    def test_options_that_turn_the_dry_run_off(self):
+        for cmd in ("kubectl apply --dry-run=none -f k8s/", "git commit -n -m wip",
+                    "make -j4 deploy", "rsync -av --numeric-ids a/ b/"):
+            with self.subTest(cmd=cmd):
+                self.assertFalse(closer.dry_run(Turn(cmd, "", 0), shell.parse(cmd), []))
+
+    def test_the_real_operations_are_accepted(self):
+        for cmd, output, claim, quote in (
+                ("terraform apply -auto-approve", "Apply complete! Resources: 1 added, 0 "
+                 "changed, 0 destroyed.", "I applied the terraform changes",
+                 "Apply complete! Resources: 1 added, 0 changed, 0 destroyed."),
+                ("rsync -av public/ web1:/srv/site/", "sent 245 bytes  received 31 bytes  "
+                 "552.00 bytes/sec\ntotal size is 10,832  speedup is 39.25",
+                 "I synced the site to the web server",
+                 "sent 245 bytes  received 31 bytes  552.00 bytes/sec"),
+                ("make -j4 deploy", "./scripts/deploy.sh production\nDeployed to production",
+                 "I deployed to production", "Deployed to production"),
+                ("pulumi up --yes --stack prod", "Resources:\n    + 1 created",
+                 "I deployed the stack with pulumi", "+ 1 created"),
+                ("alembic upgrade head", "INFO  [alembic.runtime.migration] Running upgrade "
+                 "1a2b -> 3c4d, add sku index", "I ran the alembic migrations",
+                 "INFO  [alembic.runtime.migration] Running upgrade 1a2b -> 3c4d, add sku index"),
+                ("pytest -q", "tests/test_cli.py::test_dry_run PASSED\n1 passed in 0.1s",
+                 "the tests pass", "1 passed in 0.1s")):
+            with self.subTest(cmd=cmd):
+                self.accepted([Turn(cmd, output, 0)], claim, "T1", quote)
+
+    def test_a_claim_about_the_preview_itself_is_accepted(self):
+        plan = Turn("terraform plan", "Plan: 1 to add, 0 to change, 0 to destroy.", 0)
+        for claim in ("terraform plan shows one bucket to add", "the plan adds one bucket"):
+            with self.subTest(claim=claim):
+                self.accepted([plan], claim, "T1", "Plan: 1 to add, 0 to change, 0 to destroy.")
+        self.assertEqual(judge([plan], "I applied the plan", "T1",
+                               "Plan: 1 to add, 0 to change, 0 to destroy."),
+                         (NOT_SHOWN, an.SHOWN_DRY_RUN))
+
+
+if __name__ == "__main__":
+    unittest.main()
