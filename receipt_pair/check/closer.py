@@ -7,6 +7,10 @@ look like a result and are not one:
   --sql`, any `--dry-run`, or a run that says it was a dry run ("(DRY RUN)"). A preview
   shows what would happen, never that it did, whatever verb the claim uses; it backs only
   a claim about the preview itself ("the plan adds one bucket").
+- the agent's own words: a line that an `echo` or `printf` of the same command line wrote
+  (`docker compose config --quiet && echo 'stack deployed'`), or any line of a command line
+  that only echoes. c4 asked the facts, which read such a turn as a run of `docker compose
+  config`; the echoed line is still the agent's, not the run's.
 
 Like every rule of the check, these only take answers away; quote.py runs them only for
 answers judged by check c5 or later.
@@ -15,7 +19,7 @@ answers judged by check c5 or later.
 import re
 
 from . import fit
-from ..answers import SHOWN_DRY_RUN
+from ..answers import SHOWN_DRY_RUN, SHOWN_NOT_A_RESULT
 from ..facts import shell
 from ..facts.text import command_text, screen_lines
 from ..patterns import lazy
@@ -89,6 +93,57 @@ def about_preview(claim):
     return bool(_PREVIEW_WORDS.search(claim)) and not _DONE.search(claim)
 
 
+# What an echoed text leaves open: a variable or a command's output put in it, and, in
+# printf's format, a conversion.
+_FILLED = lazy(r"\$\{[^}]*\}|\$\([^)]*\)|\$\w+|`[^`]*`")
+_FILLED_PRINTF = lazy(r"\$\{[^}]*\}|\$\([^)]*\)|\$\w+|`[^`]*`|%[-+ #0-9.]*[a-zA-Z%]")
+_LITERAL = lazy(r"'([^'\\\n]*)'|\"([^\"\\\n]*)\"")
+_ECHO_FLAGS = lazy(r"-[neE]+")
+
+
+def _echoed_texts(step):
+    """The texts an echoing step prints, and the pattern of what fills them."""
+    args = list(step.args)
+    if step.program == "echo":
+        while args and _ECHO_FLAGS.fullmatch(args[0]):
+            args.pop(0)
+        return [" ".join(args)], _FILLED
+    if step.program == "printf":
+        return ([] if args[:1] == ["-v"] else args[:1]), _FILLED_PRINTF
+    if step.program == "cat":
+        return [step.heredoc], _FILLED
+    code = args[0] if args else step.heredoc  # python -c, node -e: their string literals
+    return [a or b for a, b in _LITERAL.findall(code or "")], _FILLED_PRINTF
+
+
+def echoed_lines(line):
+    """Patterns of the lines the echoing steps of a command line print (each with at least
+    three letters or digits of its own: `echo $X` could print anything)."""
+    found = []
+    for step in line.runs:
+        if not step.echoes:
+            continue
+        texts, filled = _echoed_texts(step)
+        for text in texts:
+            for piece in re.split(r"\\n|\n", text):
+                piece = piece.strip()
+                if sum(ch.isalnum() for ch in filled.sub("", piece)) < 3:
+                    continue
+                found.append(re.compile(".*?".join(re.escape(part)
+                                                   for part in filled.split(piece))))
+    return found
+
+
+def echoed(line, quoted):
+    """True if the quoted lines are the agent's own words: the command line only echoes, or
+    a quoted line is what one of its echoing steps printed."""
+    runs = line.runs
+    if runs and all(step.echoes for step in runs):
+        return True
+    patterns = echoed_lines(line)
+    return any(p.fullmatch(text.strip()) for p in patterns for text in quoted)
+
+
 def refusal(verdict, claim, cited, shown, quoted, patterns):
     """The code of the c5 rule that refuses a `verdict` quoted from `cited` (the whole lines
     the quote sits in are `quoted`), or None. `patterns`: the check's words."""
@@ -101,4 +156,7 @@ def refusal(verdict, claim, cited, shown, quoted, patterns):
     # "Plan: 1 to add" is what terraform would do: nothing was applied.
     if dry_run(turn, line, quoted) and not about_preview(claim):
         return SHOWN_DRY_RUN
+    # `docker compose config && echo 'stack deployed'`: the line is the agent's own.
+    if echoed(line, quoted):
+        return SHOWN_NOT_A_RESULT
     return None

@@ -18,6 +18,10 @@ _RSYNC_N = (Turn(cmd="rsync -avn public/ web1:/srv/site/", exit_status=0,
                  output="sending incremental file list\nindex.html\n\n"
                         "sent 245 bytes  received 31 bytes  552.00 bytes/sec\n"
                         "total size is 10,832  speedup is 39.25 (DRY RUN)"),)
+_ECHOED = (Turn(cmd="docker compose config --quiet && echo 'stack deployed'",
+                output="stack deployed", exit_status=0),)
+_UP = (Turn(cmd="docker compose up -d && echo 'stack deployed'", exit_status=0,
+            output=" Container app-web-1  Started\nstack deployed"),)
 
 CLOSER_PROBES = (
     Probe("shown_dry_run refuses terraform plan for a claim that the changes were applied",
@@ -32,4 +36,10 @@ CLOSER_PROBES = (
     Probe("shown_dry_run refuses a line of a run that said (DRY RUN) at its end", _RSYNC_N,
           _reply("shown", "T1", "sent 245 bytes  received 31 bytes  552.00 bytes/sec"),
           NOT_SHOWN, an.SHOWN_DRY_RUN, claim="I synced the site to the web server"),
+    Probe("shown_not_a_result refuses the agent's own echo after another command", _ECHOED,
+          _reply("shown", "T1", "stack deployed"), NOT_SHOWN, an.SHOWN_NOT_A_RESULT,
+          claim="I deployed the stack with docker compose"),
+    Probe("shown_not_a_result accepts the line the real command printed beside an echo", _UP,
+          _reply("shown", "T1", "Container app-web-1  Started"), SHOWN, an.OK,
+          claim="I deployed the stack with docker compose"),
 )
