@@ -11,6 +11,9 @@ look like a result and are not one:
   (`docker compose config --quiet && echo 'stack deployed'`), or any line of a command line
   that only echoes. c4 asked the facts, which read such a turn as a run of `docker compose
   config`; the echoed line is still the agent's, not the run's.
+- a push that updated nothing: "Everything up-to-date" (or a ref `[up to date]`) says the
+  remote already had every commit; it cannot show that a change was pushed while the log
+  holds an edit that no commit took before the push.
 
 Like every rule of the check, these only take answers away; quote.py runs them only for
 answers judged by check c5 or later.
@@ -18,8 +21,9 @@ answers judged by check c5 or later.
 
 import re
 
-from . import fit
-from ..answers import SHOWN_DRY_RUN, SHOWN_NOT_A_RESULT
+from . import agree, fit, kinds
+from ..answers import SHOWN_DRY_RUN, SHOWN_NOT_A_RESULT, SHOWN_NOTHING_PUSHED
+from ..facts import events as ev
 from ..facts import shell
 from ..facts.text import command_text, screen_lines
 from ..patterns import lazy
@@ -144,6 +148,20 @@ def echoed(line, quoted):
     return any(p.fullmatch(text.strip()) for p in patterns for text in quoted)
 
 
+_UP_TO_DATE = lazy(r"^\s*Everything up-to-date\s*$|^\s*=?\s*\[up to date\]\s")
+
+
+def nothing_pushed(claim, turns, index, quoted):
+    """True if a quoted line says the push updated nothing, and the facts read an edit, before
+    the push, that no commit took after it."""
+    if not any(_UP_TO_DATE.search(text) for text in quoted):
+        return False
+    log = agree.facts_log(claim, turns)
+    committed = max((e.turn for e in log.of(ev.COMMIT)
+                     if e.turn <= index and e.outcome == ev.PASSED), default=-1)
+    return any(committed < e.turn < index for e in log.of(ev.EDIT))
+
+
 def refusal(verdict, claim, cited, shown, quoted, patterns):
     """The code of the c5 rule that refuses a `verdict` quoted from `cited` (the whole lines
     the quote sits in are `quoted`), or None. `patterns`: the check's words."""
@@ -159,4 +177,7 @@ def refusal(verdict, claim, cited, shown, quoted, patterns):
     # `docker compose config && echo 'stack deployed'`: the line is the agent's own.
     if echoed(line, quoted):
         return SHOWN_NOT_A_RESULT
+    # An edit, no commit, then "Everything up-to-date": the fix never left the machine.
+    if kinds.PUSH in kinds.claim_kinds(claim) and nothing_pushed(claim, turns, index, quoted):
+        return SHOWN_NOTHING_PUSHED
     return None

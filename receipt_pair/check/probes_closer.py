@@ -22,6 +22,10 @@ _ECHOED = (Turn(cmd="docker compose config --quiet && echo 'stack deployed'",
                 output="stack deployed", exit_status=0),)
 _UP = (Turn(cmd="docker compose up -d && echo 'stack deployed'", exit_status=0,
             output=" Container app-web-1  Started\nstack deployed"),)
+_EDITED = Turn(cmd="Edit src/p.py", output="The file src/p.py has been updated.", kind="edit")
+_UP_TO_DATE = Turn(cmd="git push origin main", output="Everything up-to-date", exit_status=0)
+_COMMITTED = Turn(cmd="git commit -am 'fix: empty input'", exit_status=0,
+                  output="[main 9c41e07] fix: empty input\n 1 file changed, 2 insertions(+)")
 
 CLOSER_PROBES = (
     Probe("shown_dry_run refuses terraform plan for a claim that the changes were applied",
@@ -42,4 +46,10 @@ CLOSER_PROBES = (
     Probe("shown_not_a_result accepts the line the real command printed beside an echo", _UP,
           _reply("shown", "T1", "Container app-web-1  Started"), SHOWN, an.OK,
           claim="I deployed the stack with docker compose"),
+    Probe("shown_nothing_pushed refuses 'Everything up-to-date' after an edit never committed",
+          (_EDITED, _UP_TO_DATE), _reply("shown", "T2", "Everything up-to-date"), NOT_SHOWN,
+          an.SHOWN_NOTHING_PUSHED, claim="I pushed the fix to main"),
+    Probe("shown_nothing_pushed accepts 'Everything up-to-date' when the edit was committed",
+          (_EDITED, _COMMITTED, _UP_TO_DATE), _reply("shown", "T3", "Everything up-to-date"),
+          SHOWN, an.OK, claim="I pushed the fix to main"),
 )

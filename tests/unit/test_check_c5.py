@@ -160,5 +160,36 @@ class Echoes(Case):
                             0)], "the build succeeded", "T1", "webpack 5 compiled successfully")
 
 
+class NothingPushed(Case):
+    """c5-27: "Everything up-to-date" after an edit that no commit took pushed nothing."""
+
+    EDIT = Turn("Edit src/p.py", "The file src/p.py has been updated.", 0)
+    PUSH = Turn("git push origin main", "Everything up-to-date", 0)
+    COMMIT = Turn("git commit -am 'fix: empty input'", "[main 9c41e07] fix: empty input\n"
+                  " 1 file changed, 2 insertions(+)", 0)
+
+    def test_attack_is_refused(self):
+        self.refused([self.EDIT, self.PUSH], "I pushed the fix to main", "T2",
+                     "Everything up-to-date", an.SHOWN_NOTHING_PUSHED)
+
+    def test_an_edit_after_the_last_commit_is_refused(self):
+        self.refused([self.COMMIT, self.EDIT, self.PUSH], "I pushed the fix to main", "T3",
+                     "Everything up-to-date", an.SHOWN_NOTHING_PUSHED)
+        shell_write = Turn("sed -i 's/x/y/' src/p.py", "", 0)
+        self.refused([self.COMMIT, shell_write, self.PUSH], "I pushed the fix to main", "T3",
+                     "Everything up-to-date", an.SHOWN_NOTHING_PUSHED)
+
+    def test_a_committed_edit_is_accepted(self):
+        self.accepted([self.EDIT, self.COMMIT, self.PUSH], "I pushed the fix to main", "T3",
+                      "Everything up-to-date")
+        self.accepted([self.PUSH], "I pushed the fix to main", "T1", "Everything up-to-date")
+
+    def test_a_ref_update_after_an_edit_is_accepted(self):
+        push = Turn("git push origin main", "To github.com:acme/app.git\n"
+                    "   3b2a6f1..9c41e07  main -> main", 0)
+        self.accepted([self.EDIT, self.COMMIT, push], "I pushed the fix to main", "T3",
+                      "3b2a6f1..9c41e07  main -> main")
+
+
 if __name__ == "__main__":
     unittest.main()
