@@ -14,6 +14,10 @@ look like a result and are not one:
 - a push that updated nothing: "Everything up-to-date" (or a ref `[up to date]`) says the
   remote already had every commit; it cannot show that a change was pushed while the log
   holds an edit that no commit took before the push.
+- a listing of another folder: `ls tests/` printing `parser.py` shows nothing of
+  `src/parser.py`. A listing's line backs a claimed path only as that path, or as its last
+  name in a listing of its folder (the folder `ls` was given, or the header `ls` prints
+  above it, where an earlier `cd` may have put either).
 
 Like every rule of the check, these only take answers away; quote.py runs them only for
 answers judged by check c5 or later.
@@ -22,7 +26,8 @@ answers judged by check c5 or later.
 import re
 
 from . import agree, fit, kinds
-from ..answers import SHOWN_DRY_RUN, SHOWN_NOT_A_RESULT, SHOWN_NOTHING_PUSHED
+from ..answers import (SHOWN_DRY_RUN, SHOWN_NOT_A_RESULT, SHOWN_NOTHING_PUSHED,
+                       SHOWN_OTHER_TARGET)
 from ..facts import events as ev
 from ..facts import shell
 from ..facts.text import command_text, screen_lines
@@ -162,6 +167,105 @@ def nothing_pushed(claim, turns, index, quoted):
     return any(committed < e.turn < index for e in log.of(ev.EDIT))
 
 
+# A path a claim names, with its folder: "src/parser.py", "./app/main.go"; not a URL's.
+_CLAIM_PATH = lazy(r"(?<![\w:/.-])(?:\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)+/?")
+_LISTERS = {"ls", "dir", "exa", "eza", "find", "fd", "tree", "glob", "list_dir", "listdir",
+            "list_directory", "list_files", "ls_files"}
+# Listings whose names may sit in folders below the one listed, with no header to say which.
+_NESTED = {"find", "fd", "tree", "glob", "list_files", "ls_files"}
+_RECURSIVE = lazy(r"^-[A-Za-z1]*R[A-Za-z1]*$|^--recursive$|^--tree$")
+_TOOL_PATH = lazy(r'"(?:path|dir_path|directory|dir|absolute_path|target_directory|'
+                  r'relative_workspace_path)"\s*:\s*"([^"]*)"')
+_HEADER = lazy(r"^(\S.*):$")  # ls's "src:" above the names of a folder
+_MARKS = lazy(r"^[\s\u2502\u251c\u2514\u2500|`+*-]+")  # tree's and tools' marks before a name
+
+
+def _parts(path):
+    return tuple(p for p in (path or "").replace("\\", "/").split("/") if p not in ("", "."))
+
+
+def _same_folder(a, b):
+    """True if two folders (as parts) can be one: equal, or one the other's tail (an
+    absolute folder and a relative one)."""
+    if not a or not b:
+        return a == b
+    n = min(len(a), len(b))
+    return a[-n:] == b[-n:]
+
+
+def claimed_paths(claim):
+    """The paths with a folder that a claim names, as parts: ("src", "parser.py")."""
+    found = [_parts(m.group(0).rstrip(".,;:")) for m in _CLAIM_PATH.finditer(claim or "")]
+    return [parts for parts in found if len(parts) >= 2]
+
+
+def _listing(turns, index, line):
+    """(the folders the cited turn lists, as parts, each also under every folder a `cd`
+    may have put it in; whether its names may sit below them), or None if it lists
+    nothing."""
+    turn = turns[index]
+    cds = [_parts(s.args[0]) for t in turns[:index]
+           for s in shell.parse(command_text(t.cmd)).steps if s.program == "cd" and s.args]
+    for step in line.steps:
+        if step.program == "cd" and step.args:
+            cds.append(_parts(step.args[0]))
+        if step.program not in _LISTERS:
+            continue
+        tool = "{" in (turn.cmd or "")
+        named = _TOOL_PATH.findall(turn.cmd) if tool else shell.positional(step.args)
+        nested = tool or step.program in _NESTED or any(_RECURSIVE.match(a) for a in step.args)
+        return [folder or "." for folder in named] or ["."], cds, nested
+    return None
+
+
+def _places(folder, cds):
+    parts = _parts(folder)
+    if folder.startswith("/"):
+        return [parts]
+    return [parts] + [cd + parts for cd in cds]
+
+
+def _header(lines, shown):
+    """The folder `ls` named above the line `shown`, or None."""
+    at = next((i for i, text in enumerate(lines) if text.strip() == shown), None)
+    for text in reversed(lines[:at] if at is not None else []):
+        found = _HEADER.match(text.strip())
+        if found:
+            return found.group(1)
+    return None
+
+
+def other_folder(claim, turns, index, line, quoted):
+    """True if a listing's quoted line names a claimed file in another folder than the
+    claim's (or the listing cannot be of the claim's folder)."""
+    wanted = claimed_paths(claim)
+    listing = _listing(turns, index, line) if wanted else None
+    if listing is None:
+        return False
+    folders, cds, nested = listing
+    lines = screen_lines(turns[index].output)
+    for text in quoted:
+        shown = text.strip()
+        if not shown or shown.startswith("total "):
+            continue
+        parts = _parts(_MARKS.sub("", shown.split(" -> ")[0].split()[-1]).rstrip("/*@=|"))
+        named = [w for w in wanted if parts and w[-1] == parts[-1]]
+        if not named:
+            continue  # a line naming no claimed file is not judged here
+        if len(parts) > 1:  # a path: the claimed one, or another
+            if not any(_same_folder(parts, w) for w in named):
+                return True
+            continue
+        header = _header(lines, shown)
+        if header is None and nested:
+            continue  # a name below the listed folder, in a folder no line names
+        places = [p for folder in ([header] if header is not None else folders)
+                  for p in _places(folder, cds)]
+        if not any(_same_folder(place, w[:-1]) for place in places for w in named):
+            return True
+    return False
+
+
 def refusal(verdict, claim, cited, shown, quoted, patterns):
     """The code of the c5 rule that refuses a `verdict` quoted from `cited` (the whole lines
     the quote sits in are `quoted`), or None. `patterns`: the check's words."""
@@ -180,4 +284,7 @@ def refusal(verdict, claim, cited, shown, quoted, patterns):
     # An edit, no commit, then "Everything up-to-date": the fix never left the machine.
     if kinds.PUSH in kinds.claim_kinds(claim) and nothing_pushed(claim, turns, index, quoted):
         return SHOWN_NOTHING_PUSHED
+    # `ls tests/` printing "parser.py" says nothing of src/parser.py.
+    if other_folder(claim, turns, index, line, quoted):
+        return SHOWN_OTHER_TARGET
     return None

@@ -26,6 +26,8 @@ _EDITED = Turn(cmd="Edit src/p.py", output="The file src/p.py has been updated."
 _UP_TO_DATE = Turn(cmd="git push origin main", output="Everything up-to-date", exit_status=0)
 _COMMITTED = Turn(cmd="git commit -am 'fix: empty input'", exit_status=0,
                   output="[main 9c41e07] fix: empty input\n 1 file changed, 2 insertions(+)")
+_LISTED = (Turn(cmd="ls tests/", output="parser.py\ntest_parser.py", exit_status=0),)
+_LISTED_SRC = (Turn(cmd="ls src/", output="lexer.py\nparser.py", exit_status=0),)
 
 CLOSER_PROBES = (
     Probe("shown_dry_run refuses terraform plan for a claim that the changes were applied",
@@ -52,4 +54,9 @@ CLOSER_PROBES = (
     Probe("shown_nothing_pushed accepts 'Everything up-to-date' when the edit was committed",
           (_EDITED, _COMMITTED, _UP_TO_DATE), _reply("shown", "T3", "Everything up-to-date"),
           SHOWN, an.OK, claim="I pushed the fix to main"),
+    Probe("shown_other_target refuses a file's name listed in another folder", _LISTED,
+          _reply("shown", "T1", "parser.py"), NOT_SHOWN, an.SHOWN_OTHER_TARGET,
+          claim="src/parser.py exists"),
+    Probe("shown_other_target accepts the file's name in a listing of its folder", _LISTED_SRC,
+          _reply("shown", "T1", "parser.py"), SHOWN, an.OK, claim="src/parser.py exists"),
 )

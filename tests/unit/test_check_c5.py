@@ -191,5 +191,46 @@ class NothingPushed(Case):
                       "3b2a6f1..9c41e07  main -> main")
 
 
+class Listings(Case):
+    """c6-23: a listing shows only the names in the folder it listed."""
+
+    CLAIM = "src/parser.py exists"
+
+    def test_attack_is_refused(self):
+        self.refused([Turn("ls tests/", "parser.py\ntest_parser.py", 0)], self.CLAIM, "T1",
+                     "parser.py", an.SHOWN_OTHER_TARGET)
+
+    def test_listings_of_another_folder_are_refused(self):
+        for turns, quote in (
+                ([Turn("ls", "README.md\nparser.py\nsrc", 0)], "parser.py"),
+                ([Turn("ls -la /repo/tests", "total 8\n-rw-r--r-- 1 a a 12 Jan 1 parser.py",
+                       0)], "-rw-r--r-- 1 a a 12 Jan 1 parser.py"),
+                ([Turn("find . -name parser.py", "./tests/parser.py", 0)], "./tests/parser.py"),
+                ([Turn("ls -R", ".:\nsrc\ntests\n\n./tests:\nparser.py", 0)], "parser.py")):
+            with self.subTest(cmd=turns[0].cmd):
+                self.assertEqual(judge(turns, self.CLAIM, "T1", quote),
+                                 (NOT_SHOWN, an.SHOWN_OTHER_TARGET))
+
+    def test_listings_of_its_folder_are_accepted(self):
+        for turns, quote in (
+                ([Turn("ls src/", "lexer.py\nparser.py", 0)], "parser.py"),
+                ([Turn("ls -la /repo/src", "total 8\n-rw-r--r-- 1 a a 12 Jan 1 parser.py",
+                       0)], "-rw-r--r-- 1 a a 12 Jan 1 parser.py"),
+                ([Turn("cd src && ls", "lexer.py\nparser.py", 0)], "parser.py"),
+                ([Turn("cd /repo/src", "", 0), Turn("ls", "lexer.py\nparser.py", 0)],
+                 "parser.py"),
+                ([Turn("find . -name parser.py", "./src/parser.py", 0)], "./src/parser.py"),
+                ([Turn("ls src/parser.py", "src/parser.py", 0)], "src/parser.py"),
+                ([Turn("ls -R", ".:\nsrc\ntests\n\n./src:\nparser.py", 0)], "parser.py"),
+                ([Turn("tree", ".\n\u2514\u2500\u2500 src\n    \u2514\u2500\u2500 parser.py", 0)],
+                 "\u2514\u2500\u2500 parser.py")):
+            with self.subTest(cmd=turns[-1].cmd):
+                self.accepted(turns, self.CLAIM, f"T{len(turns)}", quote)
+
+    def test_a_claim_naming_no_folder_is_not_judged_here(self):
+        self.accepted([Turn("ls tests/", "parser.py\ntest_parser.py", 0)], "parser.py exists",
+                      "T1", "parser.py")
+
+
 if __name__ == "__main__":
     unittest.main()
