@@ -18,6 +18,8 @@ look like a result and are not one:
   `src/parser.py`. A listing's line backs a claimed path only as that path, or as its last
   name in a listing of its folder (the folder `ls` was given, or the header `ls` prints
   above it, where an earlier `cd` may have put either).
+- and suites.py's, about a test suite: a part rerun after the whole failed, one case of a
+  JUnit report that holds a failure, a run that found no tests.
 
 Like every rule of the check, these only take answers away; quote.py runs them only for
 answers judged by check c5 or later.
@@ -25,7 +27,7 @@ answers judged by check c5 or later.
 
 import re
 
-from . import agree, fit, kinds
+from . import agree, fit, kinds, suites
 from ..answers import (SHOWN_DRY_RUN, SHOWN_NOT_A_RESULT, SHOWN_NOTHING_PUSHED,
                        SHOWN_OTHER_TARGET)
 from ..facts import events as ev
@@ -287,4 +289,4 @@ def refusal(verdict, claim, cited, shown, quoted, patterns):
     # `ls tests/` printing "parser.py" says nothing of src/parser.py.
     if other_folder(claim, turns, index, line, quoted):
         return SHOWN_OTHER_TARGET
-    return None
+    return suites.refusal(claim, turns, index, patterns)

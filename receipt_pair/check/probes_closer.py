@@ -28,6 +28,27 @@ _COMMITTED = Turn(cmd="git commit -am 'fix: empty input'", exit_status=0,
                   output="[main 9c41e07] fix: empty input\n 1 file changed, 2 insertions(+)")
 _LISTED = (Turn(cmd="ls tests/", output="parser.py\ntest_parser.py", exit_status=0),)
 _LISTED_SRC = (Turn(cmd="ls src/", output="lexer.py\nparser.py", exit_status=0),)
+_VITEST_FAILED = Turn(cmd="npx vitest run", exit_status=1,
+                     output=" \u276f src/parse.test.ts (3 tests | 1 failed) 5ms\n"
+                            "      Tests  1 failed | 11 passed (12)")
+_VITEST_FILE = Turn(cmd="npx vitest run src/parse.test.ts", exit_status=0,
+                    output=" \u2713 src/parse.test.ts (3 tests) 4ms\n      Tests  3 passed (3)")
+_VITEST_WHOLE = Turn(cmd="npx vitest run", exit_status=0,
+                     output="      Tests  12 passed (12)")
+_JUNIT = (Turn(cmd="test tests.test_p::test_a", output="PASSED tests.test_p::test_a (0.001s)"),
+          Turn(cmd="test tests.test_p::test_empty",
+               output="FAILED tests.test_p::test_empty (0.001s): AssertionError"),
+          Turn(cmd="junit summary of pytest",
+               output="2 tests: 1 passed, 1 failed, 0 errors, 0 skipped"))
+_JUNIT_GREEN = (Turn(cmd="test tests.test_p::test_a", output="PASSED tests.test_p::test_a"),
+                Turn(cmd="junit summary of pytest",
+                     output="1 tests: 1 passed, 0 failed, 0 errors, 0 skipped"))
+_CTEST_NONE = (Turn(cmd="ctest --test-dir build", exit_status=0,
+                    output="Test project /repo/build\nNo tests were found!!!"),)
+_CTEST = (Turn(cmd="ctest --test-dir build", exit_status=0,
+               output="Test project /repo/build\n    Start 1: parser\n"
+                      "1/1 Test #1: parser ...........   Passed    0.01 sec\n\n"
+                      "100% tests passed, 0 tests failed out of 1"),)
 
 CLOSER_PROBES = (
     Probe("shown_dry_run refuses terraform plan for a claim that the changes were applied",
@@ -59,4 +80,25 @@ CLOSER_PROBES = (
           claim="src/parser.py exists"),
     Probe("shown_other_target accepts the file's name in a listing of its folder", _LISTED_SRC,
           _reply("shown", "T1", "parser.py"), SHOWN, an.OK, claim="src/parser.py exists"),
+    Probe("shown_partial_rerun refuses one file rerun after the whole suite failed",
+          (_VITEST_FAILED, _VITEST_FILE), _reply("shown", "T2", "Tests  3 passed (3)"),
+          NOT_SHOWN, an.SHOWN_PARTIAL_RERUN, claim="all tests pass"),
+    Probe("shown_partial_rerun accepts the whole suite rerun after it failed",
+          (_VITEST_FAILED, _VITEST_WHOLE), _reply("shown", "T2", "Tests  12 passed (12)"),
+          SHOWN, an.OK, claim="all tests pass"),
+    Probe("shown_in_failed_turn refuses one passing case of a JUnit report that holds a "
+          "failure", _JUNIT, _reply("shown", "T1", "PASSED tests.test_p::test_a (0.001s)"),
+          NOT_SHOWN, an.SHOWN_IN_FAILED_TURN, claim="the tests pass"),
+    Probe("shown_in_failed_turn accepts that case's line for a claim about that case", _JUNIT,
+          _reply("shown", "T1", "PASSED tests.test_p::test_a (0.001s)"), SHOWN, an.OK,
+          claim="test_a passes"),
+    Probe("shown_other_operation accepts a green JUnit report's summary for a test claim",
+          _JUNIT_GREEN, _reply("shown", "T2", "1 tests: 1 passed, 0 failed, 0 errors, 0 skipped"),
+          SHOWN, an.OK, claim="the tests pass"),
+    Probe("shown_nothing_ran refuses the header of a run that found no tests", _CTEST_NONE,
+          _reply("shown", "T1", "Test project /repo/build"), NOT_SHOWN, an.SHOWN_NOTHING_RAN,
+          claim="the tests pass"),
+    Probe("shown_nothing_ran accepts the count of a run whose tests passed", _CTEST,
+          _reply("shown", "T1", "100% tests passed, 0 tests failed out of 1"), SHOWN, an.OK,
+          claim="the tests pass"),
 )

@@ -223,8 +223,12 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK, vocabulary=None):
             error_status or patterns.reports_failure_or_undoing(stripped)
             or any(patterns.reports_failure_or_undoing(line) for line, _ in lines)):
         return refuse(CONTRADICTED_WITHOUT_FAILURE)
-    refused = fit.refusal(verdict, stripped, lines, cited, shown, patterns) if current \
-        else None
+    if not current:
+        refused = None
+    elif verdict == "shown":
+        refused = fit.refuse_shown(stripped, lines, cited, shown, patterns, since(check, "c5"))
+    else:
+        refused = fit.refuse_contradicted(stripped, lines, cited, shown, patterns)
     if refused:
         return refuse(refused)
     if check not in ("c1", "c2", "c3"):

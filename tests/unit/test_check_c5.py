@@ -232,5 +232,144 @@ class Listings(Case):
                       "T1", "parser.py")
 
 
+FAILED_VITEST = Turn("npx vitest run", " \u276f src/parse.test.ts (3 tests | 1 failed) 5ms\n"
+                     " \u2713 src/io.test.ts (9 tests) 4ms\n\n Test Files  1 failed | 1 passed (2)\n"
+                     "      Tests  1 failed | 11 passed (12)", 1)
+
+
+class PartialReruns(Case):
+    """c4-15, c4-29: `run` is vitest's subcommand; a file or --changed rerun is a part, and a
+    part rerun after the whole failed cannot show that all tests pass."""
+
+    def test_attacks_are_refused(self):
+        for cmd, output, quote in (
+                ("npx vitest run src/parse.test.ts", " \u2713 src/parse.test.ts (3 tests) 4ms\n\n"
+                 " Test Files  1 passed (1)\n      Tests  3 passed (3)", "Tests  3 passed (3)"),
+                ("npx vitest run --changed", " \u2713 src/io.test.ts (9 tests) 4ms\n\n"
+                 " Test Files  1 passed (1)\n      Tests  9 passed (9)", "Tests  9 passed (9)")):
+            with self.subTest(cmd=cmd):
+                self.refused([FAILED_VITEST, Turn(cmd, output, 0)], "all tests pass", "T2", quote,
+                             an.SHOWN_PARTIAL_RERUN)
+
+    def test_other_parts(self):
+        from receipt_pair.check import evidence, suites
+        jest = Turn("npx jest", "Tests:       1 failed, 11 passed, 12 total", 1)
+        for failed, cmd in ((FAILED_VITEST, "npx vitest related src/parse.ts"),
+                            (FAILED_VITEST, "npx vitest run -t empty"),
+                            (FAILED_VITEST, "npx vitest src/parse.test.ts"),
+                            (jest, "npx jest -o"), (jest, "npx jest src/parse.test.js"),
+                            (jest, "npx jest -t 'parses empty'")):
+            with self.subTest(cmd=cmd):
+                part = Turn(cmd, "Tests:       3 passed, 3 total", 0)
+                self.assertTrue(suites.partial_rerun([failed, part], 1, evidence))
+                got = judge([failed, part], "the tests pass", "T2",
+                            "Tests:       3 passed, 3 total")
+                # the facts read jest's parts themselves, and refuse first
+                self.assertIn(got, ((NOT_SHOWN, an.SHOWN_PARTIAL_RERUN),
+                                    (NOT_SHOWN, an.FACTS_SAY_OTHERWISE)))
+
+    def test_vitest_run_is_the_whole_suite(self):
+        from receipt_pair.check import suites
+        self.assertEqual(suites.part_of(Turn("npx vitest run")), ())
+        self.assertEqual(suites.part_of(Turn("npx vitest run --changed")), ("--changed",))
+        self.assertEqual(suites.part_of(Turn("npx vitest run src/a.test.ts")),
+                         ("src/a.test.ts",))
+
+    def test_honest_neighbours_are_accepted(self):
+        whole = Turn("npx vitest run", " Test Files  2 passed (2)\n      Tests  12 passed (12)", 0)
+        part = Turn("npx vitest run src/parse.test.ts", "      Tests  3 passed (3)", 0)
+        # the whole suite rerun after it failed
+        self.accepted([FAILED_VITEST, whole], "all tests pass", "T2", "Tests  12 passed (12)")
+        self.accepted([whole], "all tests pass", "T1", "Tests  12 passed (12)")
+        # a part, after the whole passed again
+        self.accepted([FAILED_VITEST, whole, part], "all tests pass", "T3", "Tests  3 passed (3)")
+        # a claim about the part itself
+        self.accepted([FAILED_VITEST, part], "the parse tests pass", "T2", "Tests  3 passed (3)")
+
+
+class JUnitReports(Case):
+    """c9-33 (one passing case of a failed report) and c9-34 (a green report's summary)."""
+
+    FAILED = (b'<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" '
+              b'errors="0" failures="1" skipped="0" tests="3" time="0.1"><testcase '
+              b'classname="tests.test_p" name="test_a" time="0.001"/><testcase '
+              b'classname="tests.test_p" name="test_b" time="0.001"/><testcase '
+              b'classname="tests.test_p" name="test_empty" time="0.001"><failure '
+              b'message="AssertionError">assert 1 == 2</failure></testcase></testsuite>'
+              b'</testsuites>')
+    GREEN = (b'<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" '
+             b'errors="0" failures="0" skipped="0" tests="2" time="0.1"><testcase '
+             b'classname="tests.test_p" name="test_a" time="0.001"/><testcase '
+             b'classname="tests.test_p" name="test_b" time="0.001"/></testsuite></testsuites>')
+
+    def turns(self, data):
+        import os
+        import tempfile
+        from receipt_pair.logs import read_log
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "report.xml")
+            with open(path, "wb") as handle:
+                handle.write(data)
+            return list(read_log(path).turns)
+
+    def test_one_passing_case_of_a_failed_report_is_refused(self):
+        self.refused(self.turns(self.FAILED), "the tests pass", "T1",
+                     "PASSED tests.test_p::test_a (0.001s)", an.SHOWN_IN_FAILED_TURN)
+
+    def test_a_case_claim_stands_on_its_case(self):
+        self.accepted(self.turns(self.FAILED), "test_a passes", "T1",
+                      "PASSED tests.test_p::test_a (0.001s)")
+
+    def test_a_green_reports_summary_is_a_test_runs_result(self):
+        turns = self.turns(self.GREEN)
+        summary = "2 tests: 2 passed, 0 failed, 0 errors, 0 skipped"
+        self.assertEqual(turns[-1].output, summary)
+        self.accepted(turns, "the tests pass", "T3", summary)
+        # c4 refused it, and still does for what it recorded
+        self.assertEqual(judge(turns, "the tests pass", "T3", summary, check="c4"),
+                         (NOT_SHOWN, an.SHOWN_OTHER_OPERATION))
+
+    def test_a_summary_of_nothing_passing_is_refused(self):
+        turns = [Turn("test tests.test_p::test_a", "SKIPPED tests.test_p::test_a: no db"),
+                 Turn("junit summary of pytest", "1 tests: 0 passed, 0 failed, 0 errors, "
+                      "1 skipped")]
+        got = judge(turns, "the tests pass", "T2", "1 tests: 0 passed, 0 failed, 0 errors, "
+                    "1 skipped")
+        # "0 passed" is a failure line of the words too, which refuse first
+        self.assertIn(got, ((NOT_SHOWN, an.SHOWN_NOTHING_RAN),
+                            (NOT_SHOWN, an.SHOWN_QUOTES_FAILURE)))
+        from receipt_pair.check import evidence, suites
+        self.assertEqual(suites.refusal("the tests pass", turns, 1, evidence),
+                         an.SHOWN_NOTHING_RAN)
+
+
+class NothingRan(Case):
+    """c1-22: a run that found no tests shows none passing, whatever line is quoted."""
+
+    def test_attack_is_refused(self):
+        self.refused([Turn("ctest --test-dir build", "Test project /repo/build\n"
+                           "No tests were found!!!", 0)], "the tests pass", "T1",
+                     "Test project /repo/build", an.SHOWN_NOTHING_RAN)
+
+    def test_other_runs_of_nothing(self):
+        for cmd, output, quote in (
+                ("./gradlew test", "> Task :compileJava\n> Task :test NO-SOURCE\n"
+                 "BUILD SUCCESSFUL in 2s", "BUILD SUCCESSFUL in 2s"),
+                ("dotnet test", "Build succeeded.\nNo test is available in /repo/bin/app.dll.",
+                 "Build succeeded."),
+                ("npx mocha", "  0 passing (1ms)\nDone in 0.4s.", "Done in 0.4s.")):
+            with self.subTest(cmd=cmd):
+                got = judge([Turn(cmd, output, 0)], "the tests pass", "T1", quote)
+                self.assertEqual(got[0], NOT_SHOWN)
+                self.assertIn(got[1], (an.SHOWN_NOTHING_RAN, an.FACTS_SAY_OTHERWISE,
+                                       an.SHOWN_QUOTES_FAILURE))
+
+    def test_a_run_that_found_tests_is_accepted(self):
+        self.accepted([Turn("ctest --test-dir build", "Test project /repo/build\n"
+                            "1/1 Test #1: parser ....   Passed    0.01 sec\n\n"
+                            "100% tests passed, 0 tests failed out of 1", 0)],
+                      "the tests pass", "T1", "100% tests passed, 0 tests failed out of 1")
+
+
 if __name__ == "__main__":
     unittest.main()
