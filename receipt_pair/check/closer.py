@@ -49,11 +49,15 @@ _PREVIEWS = {("terraform", "plan"), ("tofu", "plan"), ("terragrunt", "plan"),
 _MAKE_N = lazy(r"^-[BdeikLnpqrRsStw]*n[BdeikLnpqrRsStw]*$")
 _SHORT_N = lazy(r"^-[A-Za-z]*n[A-Za-z]*$")
 _GIT_N = {"push", "clean", "add", "rm", "mv"}  # not commit: its -n is --no-verify
-# A run that says it was a dry run ("speedup is 39.25 (DRY RUN)", "[dry-run] would
-# delete"), or alembic's offline mode; not a test named test_dry_run, nor a hint to run
-# with --dry-run, nor "dryRun: false".
-_SAYS_DRY = lazy(r"(?<![\w-])dry[ -]?run(?![\w-])(?!\s*[:=]\s*(?:false|no|off|0|disabled)\b)"
-                 r"|^\s*(?:INFO\s+\[alembic[\w.]*\]\s+)?Generating static SQL\b", re.I)
+# A run that says it was a dry run, as tools label it ("speedup is 39.25 (DRY RUN)",
+# "[dry-run] would delete", "DRY RUN: ...", "Dry run complete"), or alembic's offline mode;
+# not a test described "handles dry run flag", nor a hint to run with --dry-run, nor
+# "dryRun: false".
+_SAYS_DRY = lazy(
+    r"(?:[(\[]|^\W*)dry[ _-]?run(?:[)\]]|\s*\*|\s*[:!.](?!\s*(?:false|no|off|0|disabled)\b)|"
+    r"\s+(?:mode|only|complete[d]?|enabled|finished|summary)\b|\s*$)"
+    r"|\bth(?:is|at)\s+(?:is|was)\s+a\s+dry[ -]?run\b|\bperforming\s+a\s+dry[ -]?run\b"
+    r"|^\s*(?:INFO\s+\[alembic[\w.]*\]\s+)?Generating static SQL\b", re.I)
 _WOULD = lazy(r"\bwould\s+(?:push|deploy|delete|create|update|send|apply|upload|copy|sync|"
               r"install|remove|migrate|transfer|publish|release)\b", re.I)
 # A claim about the preview itself names it and says nothing was done.

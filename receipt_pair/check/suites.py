@@ -24,6 +24,12 @@ from ..patterns import lazy
 
 # vitest's subcommands: `vitest run` runs the whole suite once, `vitest related x` a part.
 _VITEST_SUBCOMMANDS = {"run", "watch", "dev", "bench"}
+# vitest's options that pick a part (with a value), and those whose value picks nothing.
+_VITEST_PARTS = {"-t", "--testnamepattern", "--project", "--shard", "--dir", "--exclude"}
+_VITEST_VALUES = {"--reporter", "--config", "-c", "--root", "-r", "--environment", "--pool",
+                  "--outputfile", "--maxworkers", "--minworkers", "--testtimeout",
+                  "--hooktimeout", "--mode", "--retry", "--bail", "--workspace", "--silent",
+                  "--coverage.provider", "--coverage.reporter", "--coverage.include"}
 # How logs/ writes a JUnit report's turns: "test <id>" with "PASSED <id> (0.001s)", and
 # "junit summary of <suite>" with its counts, or an ERROR line where they disagree.
 _CASE_CMD = lazy(r"^test (\S.*)$")
@@ -35,16 +41,40 @@ _NO_TESTS = lazy(
     r"^\W*(?:No\s+tests?\s+(?:were\s+|was\s+)?(?:found|collected|ran|run|executed|selected|"
     r"available)|No\s+test\s+files?\s+(?:found|to\s+run)|No\s+test\s+is\s+available|"
     r"No\s+test\s+suites?\s+found|collected\s+0\s+items|Ran\s+0\s+tests|0\s+passing|"
-    r"0\s+tests?\s+(?:ran|run|executed|collected|found))"
-    r"|\bNO-SOURCE\s*$|\bTest\s+Files\s+no\s+tests\b", re.I)
-# ... unless it also counts some passing (another suite of the same command).
+    r"0\s+tests?\s+(?:ran|run|executed|collected|found))", re.I)
+# ... unless it also counts some passing (another suite or project of the same command).
 _SOME_PASSED = lazy(r"\b[1-9]\d*\s+(?:tests?\s+)?(?:passed|passing)\b|"
-                    r"\b[1-9]\d*%\s+tests\s+passed|\bout\s+of\s+[1-9]", re.I)
+                    r"\b[1-9]\d*%\s+tests\s+passed|\bout\s+of\s+[1-9]|"
+                    r"\b(?:Passed|Tests\s+run|Total\s+tests)\s*:\s*[1-9]", re.I)
+# gradle's test tasks: a run of nothing when every one of them had no source.
+_GRADLE_TEST = lazy(r"^> Task :(?:\S*:)?test\b(.*)$")
 
 
 def whole_suite(claim):
     """True if the claim is about the tests as a whole ("all tests pass"), not a part."""
     return kinds.TESTS in kinds.claim_kinds(claim) and not attempts.claim_parts(claim)
+
+
+def _vitest_part(args):
+    """The part of the suite a vitest command line runs: its file filters, a name pattern,
+    `--changed`, a project or shard (the facts read `run` as a file filter)."""
+    words = list(args)
+    if words[:1] and words[0] in _VITEST_SUBCOMMANDS:
+        words = words[1:]
+    part, skip = [], False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        name, equals, _ = word.lower().partition("=")
+        if name in _VITEST_PARTS or name == "--changed":
+            part.append(word)
+            skip = name != "--changed" and not equals
+        elif name in _VITEST_VALUES:
+            skip = not equals
+        elif shell.positional([word]):
+            part.append(word)  # a file filter, or `related` and its files
+    return tuple(part)
 
 
 def part_of(turn):
@@ -55,9 +85,7 @@ def part_of(turn):
         run = tests.test_run(step)
         if run is None or run.nothing:
             continue
-        part = run.part
-        if run.suite == "vitest" and part[:1] and part[0] in _VITEST_SUBCOMMANDS:
-            part = part[1:]
+        part = _vitest_part(step.args) if run.suite == "vitest" else run.part
         found = (found or ()) + part
     return found
 
@@ -111,8 +139,10 @@ def report_failed(turns):
 def found_nothing(turn):
     """True if the turn's output says it found or ran no test, and counts none passing."""
     lines = screen_lines(turn.output)
-    return any(_NO_TESTS.search(line) for line in lines) and not any(
-        _SOME_PASSED.search(line) for line in lines)
+    tasks = [m.group(1).strip() for m in map(_GRADLE_TEST.match, lines) if m]
+    nothing = any(_NO_TESTS.search(line) for line in lines) or (
+        bool(tasks) and all(task == "NO-SOURCE" for task in tasks))
+    return nothing and not any(_SOME_PASSED.search(line) for line in lines)
 
 
 def refusal(claim, turns, index, patterns):

@@ -97,6 +97,20 @@ class DryRuns(Case):
             with self.subTest(cmd=cmd):
                 self.assertFalse(closer.dry_run(Turn(cmd, "", 0), shell.parse(cmd), []))
 
+    def test_what_a_run_says_of_a_dry_run(self):
+        for text, dry in (("total size is 10,832  speedup is 39.25 (DRY RUN)", True),
+                          ("[dry-run] would delete build/", True), ("DRY RUN: pushing", True),
+                          ("Dry run complete.", True), ("*** DRY RUN ***", True),
+                          ("This is a dry run", True), ("Dry run: true", True),
+                          ("INFO  [alembic.runtime.migration] Generating static SQL", True),
+                          ("  \u2713 handles dry run flag (3 ms)", False),
+                          ("tests/test_cli.py::test_dry_run PASSED", False),
+                          ("Run with --dry-run to preview", False), ("dryRun: false", False),
+                          ("Dry run: false", False)):
+            with self.subTest(text=text):
+                turn = Turn("./sync.sh", text, 0)
+                self.assertEqual(closer.dry_run(turn, shell.parse(turn.cmd), []), dry)
+
     def test_the_real_operations_are_accepted(self):
         for cmd, output, claim, quote in (
                 ("terraform apply -auto-approve", "Apply complete! Resources: 1 added, 0 "
@@ -270,7 +284,15 @@ class PartialReruns(Case):
 
     def test_vitest_run_is_the_whole_suite(self):
         from receipt_pair.check import suites
-        self.assertEqual(suites.part_of(Turn("npx vitest run")), ())
+        for cmd in ("npx vitest run", "npx vitest --run", "npx vitest run --reporter verbose",
+                    "npx vitest run --coverage", "vitest run --config vitest.config.ts",
+                    "npx vitest run --root packages/app 2>&1"):
+            with self.subTest(cmd=cmd):
+                self.assertEqual(suites.part_of(Turn(cmd)), ())
+        for cmd in ("npx vitest run -t empty", "npx vitest related src/a.ts",
+                    "npx vitest run --project unit", "npx vitest run --changed HEAD~1"):
+            with self.subTest(cmd=cmd):
+                self.assertTrue(suites.part_of(Turn(cmd)))
         self.assertEqual(suites.part_of(Turn("npx vitest run --changed")), ("--changed",))
         self.assertEqual(suites.part_of(Turn("npx vitest run src/a.test.ts")),
                          ("src/a.test.ts",))
@@ -363,6 +385,18 @@ class NothingRan(Case):
                 self.assertEqual(got[0], NOT_SHOWN)
                 self.assertIn(got[1], (an.SHOWN_NOTHING_RAN, an.FACTS_SAY_OTHERWISE,
                                        an.SHOWN_QUOTES_FAILURE))
+
+    def test_runs_of_nothing_beside_runs_of_something(self):
+        from receipt_pair.check import suites
+        for output, nothing in (
+                ("> Task :compileJava\n> Task :test NO-SOURCE\nBUILD SUCCESSFUL in 2s", True),
+                ("> Task :a:test NO-SOURCE\n> Task :b:test\nBUILD SUCCESSFUL in 9s", False),
+                ("No test is available in /repo/a.dll\nPassed!  - Failed: 0, Passed: 12", False),
+                ("  0 passing (1ms)", True), ("running 0 tests\ntest result: ok. 5 passed; 0 "
+                                              "failed; 0 ignored; 0 measured; 0 filtered out",
+                                              False)):
+            with self.subTest(output=output):
+                self.assertEqual(suites.found_nothing(Turn("x", output, 0)), nothing)
 
     def test_a_run_that_found_tests_is_accepted(self):
         self.accepted([Turn("ctest --test-dir build", "Test project /repo/build\n"
