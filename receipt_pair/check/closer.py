@@ -206,17 +206,17 @@ def claimed_paths(claim):
 
 
 def _listing(turns, index, line):
-    """(the folders the cited turn lists, as parts, each also under every folder a `cd`
-    may have put it in; whether its names may sit below them), or None if it lists
-    nothing."""
+    """(the folders the cited turn lists, the folders a `cd` before it may have entered,
+    whether its names may sit below the folders listed), or None if it lists nothing."""
     turn = turns[index]
-    cds = [_parts(s.args[0]) for t in turns[:index]
-           for s in shell.parse(command_text(t.cmd)).steps if s.program == "cd" and s.args]
+    cds = []
     for step in line.steps:
         if step.program == "cd" and step.args:
             cds.append(_parts(step.args[0]))
         if step.program not in _LISTERS:
             continue
+        cds += [_parts(s.args[0]) for t in turns[:index]
+                for s in shell.parse(command_text(t.cmd)).steps if s.program == "cd" and s.args]
         tool = "{" in (turn.cmd or "")
         named = _TOOL_PATH.findall(turn.cmd) if tool else shell.positional(step.args)
         nested = tool or step.program in _NESTED or any(_RECURSIVE.match(a) for a in step.args)
