@@ -51,6 +51,8 @@ FACTS_SAY_OTHERWISE = "facts_say_otherwise"  # check c4: the facts read the run 
 NOT_A_RUN_LINE = "not_a_run_line"  # check c4: a harness's line, a command echoed, a diff
 CONTRADICTED_ADMITTED = "contradicted_admitted"  # check c4: the claim admits the failure
 CLAIM_NOT_DONE = "claim_not_done"  # check c4: the claim announces, it reports no result
+SHOWN_NOTHING_PUSHED = "shown_nothing_pushed"  # check c5: "Everything up-to-date"
+SHOWN_PARTIAL_RERUN = "shown_partial_rerun"  # check c5: a part rerun after the whole failed
 LOW_CONFIDENCE = "low_confidence"  # the reader's confidence rule, after the quote check
 CALL_FAILED = "call_failed"  # no reply at all: the model call itself failed
 # One line each, for people reading a checked answer.
@@ -102,6 +104,11 @@ CODE_TEXT = {
                            "claims only that tests ran)",
     CLAIM_NOT_DONE: "the claim announces what will be done; it reports no result to show or "
                     "contradict",
+    SHOWN_NOTHING_PUSHED: "a shown for a claim that a change was pushed from a push that "
+                          "updated no ref (\"Everything up-to-date\") while the log holds an "
+                          "edit no commit took",
+    SHOWN_PARTIAL_RERUN: "a shown for the whole suite from a run of a part of it (one file, "
+                         "a name filter, --changed) after a run of the whole failed",
     LOW_CONFIDENCE: "the verdict's probability is below the reader's threshold",
     CALL_FAILED: "the model call failed, so the model cannot vouch",
 }
@@ -113,7 +120,7 @@ REFUSAL_CODES = (
     CONTRADICTED_SUPERSEDED, QUOTE_FROM_UNFINISHED, SHOWN_NOT_DRAWN, SHOWN_NOT_A_RESULT,
     SHOWN_OTHER_OPERATION, SHOWN_DRY_RUN, SHOWN_NOTHING_RAN, SHOWN_OTHER_TARGET,
     CONTRADICTED_OTHER_OPERATION, QUOTE_NOT_TOOL_OUTPUT, FACTS_SAY_OTHERWISE, NOT_A_RUN_LINE,
-    CONTRADICTED_ADMITTED, CLAIM_NOT_DONE,
+    CONTRADICTED_ADMITTED, CLAIM_NOT_DONE, SHOWN_NOTHING_PUSHED, SHOWN_PARTIAL_RERUN,
 )
 
 

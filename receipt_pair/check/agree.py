@@ -40,6 +40,11 @@ def _facts(claim, turns):
     return log, decide(claim, log=log, frame=read_frame(claim))
 
 
+def facts_log(claim, turns):
+    """The facts' Log of `turns` (every turn the reader read), read once per claim and log."""
+    return _facts(claim, tuple(turns))[0]
+
+
 def disagrees(verdict, claim, turns, index):
     """True if the facts refuse a model's `verdict` quoted from turn `index` of `turns` (every
     turn the reader read)."""

@@ -10,10 +10,11 @@ read past the quoted line: the turn it came from, the turns after it, and the cl
   failure of another operation contradicts nothing.
 - Text a terminal never drew was not seen (seen.py).
 
-Every rule only takes an answer away; `refusal` names the first that does.
+Every rule only takes an answer away; `refuse_shown` and `refuse_contradicted` name the
+first that does.
 """
 
-from . import attempts, kinds, seen
+from . import attempts, kinds, seen, suites
 from ..answers import (CONTRADICTED_OTHER_OPERATION, CONTRADICTED_SUPERSEDED,
                        CONTRADICTED_WITHOUT_FAILURE, QUOTE_NOT_TOOL_OUTPUT, SHOWN_DRY_RUN,
                       SHOWN_IN_FAILED_TURN, SHOWN_NOT_A_RESULT, SHOWN_NOT_DRAWN,
@@ -23,14 +24,15 @@ from .testcounts import count_tests
 from ..turn import Turn
 
 
-def _read_turns(shown):
+def read_turns(shown):
     """The turns the reader read: those it records, or the shown ones as turns."""
     if getattr(shown, "turns", None) is not None:
         return shown.turns
     return tuple(Turn(t.cmd, t.raw_output, t.exit_status, t.finished) for t in shown)
 
 
-def _index(cited, shown):
+def turn_index(cited, shown):
+    """Where the cited turn stands among the turns the reader read."""
     if cited.index >= 0 and getattr(shown, "turns", None) is not None:
         return cited.index
     return list(shown).index(cited)
@@ -47,8 +49,9 @@ def _in_diff(turn_lines, line):
     return False
 
 
-def shown_refusal(claim, turn, at, quoted):
-    """Why a `shown` from this turn cannot stand for this claim, or None."""
+def shown_refusal(claim, turn, at, quoted, read_reports=False):
+    """Why a `shown` from this turn cannot stand for this claim, or None. `read_reports`
+    (check c5): a JUnit report's turn is a run of tests."""
     wanted = kinds.claim_kinds(claim)
     said = "\n".join(quoted)
     # A job-control line ("[1] 32") or a help text's option backs no claim at all.
@@ -65,7 +68,7 @@ def shown_refusal(claim, turn, at, quoted):
         if kinds.dry_run(turn, said):
             return SHOWN_DRY_RUN
     if kinds.TESTS in wanted:
-        if not kinds.runs_tests(turn, text):
+        if not (kinds.runs_tests(turn, text) or read_reports and suites.report_turn(turn)):
             return SHOWN_OTHER_OPERATION
         counts = count_tests(text)
         if counts is not None and counts.passed == 0:
@@ -89,29 +92,47 @@ def _in_context_block(cited, lines):
     return bool(lines) and all(any(a <= start < b for a, b in blocks) for _, start in lines)
 
 
-def refusal(verdict, stripped, lines, cited, shown, patterns):
-    """The c3 rules that read past the quoted line: the reason code that refuses, or None."""
+def _read(stripped, lines, cited, shown, patterns):
+    """(claim, the attempts, the cited turn's index, the quoted lines, and the code that
+    refuses any verdict from it, or None) of a quote."""
     claim = getattr(shown, "claim", "") or ""
-    turns = _read_turns(shown)
+    turns = read_turns(shown)
     found = attempts.read_attempts(turns, patterns)
-    index = _index(cited, shown)
-    turn, at = turns[index], found[index]
+    index = turn_index(cited, shown)
     quoted = [stripped] + [line for line, _ in lines]
     # "Todo list updated successfully", a task table in <environment_details>: the agent's
     # own words and its harness's context, whatever they say.
-    if kinds.bookkeeping(turn) or _in_context_block(cited, lines):
-        return QUOTE_NOT_TOOL_OUTPUT
-    if verdict == "shown":
-        # "5 passed" from a run whose own output says 1 failed, or that exited 1.
-        if at.failed and not attempts.part_stands(claim, quoted, at):
-            return SHOWN_IN_FAILED_TURN
-        # The tests passed, then a later run of them failed: the later run decides.
-        if attempts.later_failure(found, index, claim, quoted) is not None:
-            return SHOWN_SUPERSEDED
-        # "Deployed OK" inside an OSC title or concealed text: nobody saw it printed.
-        if not seen.drawn(cited.raw_output, stripped):
-            return SHOWN_NOT_DRAWN
-        return shown_refusal(claim, turn, at, quoted)
+    refused = QUOTE_NOT_TOOL_OUTPUT if kinds.bookkeeping(turns[index]) or _in_context_block(
+        cited, lines) else None
+    return claim, turns, found, index, quoted, refused
+
+
+def refuse_shown(stripped, lines, cited, shown, patterns, read_reports=False):
+    """The c3 rules that read past the quoted line, for a `shown`: the reason code that
+    refuses, or None. `read_reports` (check c5): a JUnit report's turn is a test run's."""
+    claim, turns, found, index, quoted, refused = _read(stripped, lines, cited, shown, patterns)
+    if refused:
+        return refused
+    turn, at = turns[index], found[index]
+    # "5 passed" from a run whose own output says 1 failed, or that exited 1.
+    if at.failed and not attempts.part_stands(claim, quoted, at):
+        return SHOWN_IN_FAILED_TURN
+    # The tests passed, then a later run of them failed: the later run decides.
+    if attempts.later_failure(found, index, claim, quoted) is not None:
+        return SHOWN_SUPERSEDED
+    # "Deployed OK" inside an OSC title or concealed text: nobody saw it printed.
+    if not seen.drawn(cited.raw_output, stripped):
+        return SHOWN_NOT_DRAWN
+    return shown_refusal(claim, turn, at, quoted, read_reports)
+
+
+def refuse_contradicted(stripped, lines, cited, shown, patterns):
+    """The c3 rules that read past the quoted line, for a `contradicted`: the reason code
+    that refuses, or None."""
+    claim, turns, found, index, quoted, refused = _read(stripped, lines, cited, shown, patterns)
+    if refused:
+        return refused
+    turn, at = turns[index], found[index]
     # A failure that a later run of the same operation passed after is history.
     if attempts.later_pass(found, index, quoted, patterns) is not None:
         return CONTRADICTED_SUPERSEDED

@@ -8,7 +8,7 @@ so nothing a model invents can become evidence.
 import json
 import re
 
-from . import agree, commands, evidence, fit, seen
+from . import agree, closer, commands, evidence, fit, seen
 from ..answers import (CONTRADICTED, CONTRADICTED_WITHOUT_FAILURE, EMPTY_QUOTE, FACTS_SAY_OTHERWISE,
                       INVALID_VERDICT,
                       MODEL_NOT_SHOWN, NOT_SHOWN, OK, QUOTE_AFTER_FORGED_FENCE,
@@ -133,10 +133,18 @@ def _as_text(value):
 # failed turn being one with a recorded exit status; c3 (current) lets the latest attempt
 # decide (a turn with a failure line failed too; a later run of the same operation
 # supersedes), refuses unfinished commands, text no terminal drew and lines that say
-# nothing, and reads JSON counts like their plain forms; c4 (current) adds that a quote may
-# not disagree with the facts plain code reads of the log (agree.py, facts/).
-CHECKS = ("c1", "c2", "c3", "c4")
-CURRENT_CHECK = "c4"
+# nothing, and reads JSON counts like their plain forms; c4 adds that a quote may not
+# disagree with the facts plain code reads of the log (agree.py, facts/); c5 (current)
+# reads the cited run closer: a preview, the agent's own echo, a push of nothing, a listing
+# of another folder, a part of the suite or one case of a failed report (closer.py).
+CHECKS = ("c1", "c2", "c3", "c4", "c5")
+CURRENT_CHECK = "c5"
+
+
+def since(check, version):
+    """True if quote check `check` has the rules of `version`: it is that version or a later
+    one (an unknown check has every rule, as the newest does)."""
+    return check not in CHECKS[:CHECKS.index(version)]
 
 
 def check_reply(reply_text, shown, check=CURRENT_CHECK, vocabulary=None):
@@ -215,8 +223,12 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK, vocabulary=None):
             error_status or patterns.reports_failure_or_undoing(stripped)
             or any(patterns.reports_failure_or_undoing(line) for line, _ in lines)):
         return refuse(CONTRADICTED_WITHOUT_FAILURE)
-    refused = fit.refusal(verdict, stripped, lines, cited, shown, patterns) if current \
-        else None
+    if not current:
+        refused = None
+    elif verdict == "shown":
+        refused = fit.refuse_shown(stripped, lines, cited, shown, patterns, since(check, "c5"))
+    else:
+        refused = fit.refuse_contradicted(stripped, lines, cited, shown, patterns)
     if refused:
         return refuse(refused)
     if check not in ("c1", "c2", "c3"):
@@ -228,5 +240,10 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK, vocabulary=None):
                 verdict, claim, shown.turns,
                 cited.index if cited.index >= 0 else list(shown).index(cited)):
             return refuse(FACTS_SAY_OTHERWISE)
+    if since(check, "c5"):
+        refused = closer.refusal(verdict, getattr(shown, "claim", "") or "", cited, shown,
+                                 [line for line, _ in lines], patterns)
+        if refused:
+            return refuse(refused)
     answer = SHOWN if verdict == "shown" else CONTRADICTED
     return CheckedAnswer(verdict, turn, quote, reason, answer, OK, line)
