@@ -31,7 +31,9 @@ span: `message[claim.start:claim.end] == claim.text`. A short status spans its o
 and carries the sentence it leans on as `context`; its text runs from one to the other as
 written ("Added a lock around the charge path. Fixed"). A table row spans the row between
 its outer pipes and carries its header row as `context`; its text is the row read ("Tests:
-52 passing"). Spans are in order and apart, so eval/claims-5's measure.py matches them as
+52 passing"). A claim that names no result, followed by the failure it admits, carries
+those words as `context` and its text runs to their end ("ran the tests. One still fails";
+claim_admits.py). Spans are in order and apart, so eval/claims-5's measure.py matches them as
 before. Nothing here prints, and nothing is guessed from outside the message. The time
 taken grows with the message's length, never faster.
 """
@@ -40,6 +42,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
+from .claim_admits import admitted
 from .claim_status import lean, status_of
 from .claim_text import (after_marks, ends_with, last_sentence, last_span, mask_code,
                          sentence_spans, tick_before, trim)
@@ -101,8 +104,9 @@ def split_claims(message):
     if not isinstance(message, str):
         raise TypeError("the message must be a string")
     masked = mask_code(message)
+    rows = admitted(message, masked, list(_rows(message, masked)))
     return [Claim(message[start:end] if text is None else text, start, end, context=context)
-            for start, end, text, context in _rows(message, masked)]
+            for start, end, text, context in rows]
 
 
 def is_claim(text):

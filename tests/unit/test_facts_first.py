@@ -327,6 +327,19 @@ class StopsTheFactsDecide(BlockFacts):
         self.assertEqual(out.get("decision"), "block")
         self.assertIn("Your log contradicts 2 claims", out["reason"])
 
+    def test_an_admitted_failure_is_not_held_against_the_agent(self):
+        failed = RED_CALLS[:1]
+        out, said, _ = self.stop_with(failed, "I fixed the parser's crash and ran the tests. "
+                                              "One still fails (test_empty); it expects the "
+                                              "old behaviour, so I left it for you to decide.")
+        self.assertNotIn("decision", out)
+        self.assertNotIn("contradicts", said)
+
+    def test_a_claim_of_success_beside_the_failure_still_blocks(self):
+        out, _, _ = self.stop_with(RED_CALLS[:1], "All tests pass. One still fails.")
+        self.assertEqual(out.get("decision"), "block")
+        self.assertIn('"All tests pass": the tests failed', out["reason"])
+
     def message_of_edits(self, count, ending="All tests pass and the branch is pushed."):
         return "## Changes made\n" + "".join(
             f"- Updated `src/mod{n}.py` to use the new parser API\n"
