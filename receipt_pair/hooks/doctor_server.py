@@ -7,12 +7,14 @@ asked once, however many hook commands name it (`Servers` keeps what it learnt).
 here prints.
 """
 
+import json
 import time
 
 from ..errors import ReceiptPairError
 from ..server.client import CutOff, ServerUnreachable
 from ..server.request import build_body
-from ..server.servers import LLAMA_SERVER
+from ..server.servers import LLAMA_SERVER, OPENAI
+from ..server.transport import not_an_answer
 from .doctor_check import Check
 
 PING_SECONDS = 10.0  # the most one model's single-token question may take
@@ -27,6 +29,7 @@ class Servers:
     def __init__(self):
         self._servers = {}  # (base URL, allow remote) -> (problem or None, client, row)
         self._models = {}  # (base URL, model, extra) -> (ok, said, fix)
+        self._listings = {}  # base URL -> what is wrong with its model list, or None
 
     def server(self, settings):
         """(problem or None, client, the server's row of servers.KINDS) for the server
@@ -35,6 +38,16 @@ class Servers:
         if key not in self._servers:
             self._servers[key] = _find_server(settings)
         return self._servers[key]
+
+    def listing(self, settings):
+        """What is wrong with the model list of the server `settings` name, as an
+        OpenAI-compatible server gives it (GET /models: an object with a "data" list), or
+        None when it is one."""
+        if settings.base_url not in self._listings:
+            _, client, _ = self.server(settings)
+            self._listings[settings.base_url] = None if client is None else \
+                _listing_problem(client)
+        return self._listings[settings.base_url]
 
     def model(self, settings, arm):
         """(ok, said, fix) of model `arm` ("A" or "B") of `settings`: ok None when it
@@ -52,11 +65,26 @@ class Servers:
 
 
 def check_server(settings, servers):
-    """The Check of the server `settings` name."""
+    """The Check of the server `settings` name. A server of a kind its own answers showed
+    (Lemonade, llama-server, Ollama ...) is one; one of no known kind is a model server
+    only if its model list has the OpenAI shape or a model answers a chat question: a file
+    server, a web page or anything that answers 404 is not."""
     problem, client, server = servers.server(settings)
     if problem:
         return Check("server", False, problem[0], problem[1])
-    return Check("server", True, f"{server.title} answers at {settings.base_url}")
+    found = f"{server.title} answers at {settings.base_url}"
+    listing = servers.listing(settings) if server is OPENAI else None
+    if listing is None:
+        return Check("server", True, found)
+    if any(servers.model(settings, arm)[0] for arm in ("A", "B")):
+        return Check("server", True, f"{found}; it lists no models ({listing}), but a model "
+                                     "answers a chat question")
+    return Check("server", False, f"something answers at {settings.base_url}, but not as a "
+                                  f"model server: {listing}, and no model answered a chat "
+                                  "question",
+                 "point --base-url or $RECEIPT_PAIR_BASE_URL at your model server's API (its "
+                 "base URL usually ends in /v1 or /api/v1), or start one (Lemonade, or "
+                 "scripts/local-models start on Linux)")
 
 
 def check_models(settings, servers):
@@ -74,6 +102,26 @@ def _find_server(settings):
         return ((f"the model server at {settings.base_url}: {exc}", exc.cli_hint or _START),
                 None, None)
     return None, client, server
+
+
+def _listing_problem(client):
+    """Why GET /models at the client's server is not an OpenAI model list, or None."""
+    try:
+        status, data = client.with_timeout(PING_SECONDS).request("GET", "/models")
+    except ReceiptPairError as exc:
+        return f"its model list (GET {client.base_url}/models) could not be read: {exc}"
+    problem = not_an_answer(status, data)
+    if problem:
+        return f"its model list (GET {client.base_url}/models) answered {problem}"
+    try:
+        listing = json.loads(data.decode("utf-8"))
+    except ValueError:
+        text = " ".join(data[:120].decode("utf-8", "replace").split())
+        return f"its model list (GET {client.base_url}/models) is not JSON: {text!r}"
+    if not isinstance(listing, dict) or not isinstance(listing.get("data"), list):
+        return (f"its model list (GET {client.base_url}/models) is not an OpenAI model list "
+                "(an object with a \"data\" list)")
+    return None
 
 
 def _check_model(model, extra, client, server, option):
