@@ -53,7 +53,7 @@ from .claim_words import (CARRIED, CLAIM, CONTENT, CROSSES, DETAIL, DONE, HOWTO,
 from ..patterns import lazy
 
 __all__ = ["CLAIM", "NEGATIVE", "NEUTRAL", "Claim", "classify", "given_claims", "is_claim",
-           "split_claims"]
+           "split_claims", "split_redacted"]
 
 
 # -- the shape of lines ---------------------------------------------------------------------
@@ -107,6 +107,19 @@ def split_claims(message):
     rows = admitted(message, masked, list(_rows(message, masked)))
     return [Claim(message[start:end] if text is None else text, start, end, context=context)
             for start, end, text, context in rows]
+
+
+def split_redacted(message, redact=True):
+    """(the claims of `message`, how many credentials were replaced): the message with its
+    credentials replaced by [REDACTED] first, as every text that enters the tool is (the
+    hook splits the final message so), then split. The claims' spans are positions in that
+    redacted message, not in the one given. `redact` False splits the message as it is."""
+    if redact and isinstance(message, str):
+        from ..logs.redact import redact as redact_text
+
+        message, count = redact_text(message)
+        return split_claims(message), count
+    return split_claims(message), 0
 
 
 def is_claim(text):

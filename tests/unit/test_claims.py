@@ -540,6 +540,23 @@ class ClaimsCommand(unittest.TestCase):
         self.assertEqual([c["text"] for c in json.loads(out)],
                          ["Pushed fix/parser", "the suite is green"])
 
+    def test_credentials_in_the_message_are_redacted_first(self):
+        # red-team case c8-03: no token in clear; the spans are of the redacted message
+        token = "ghp_Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8"
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+            handle.write(f"I pushed to main with GITHUB_TOKEN={token}; all tests pass.")
+        self.addCleanup(os.unlink, handle.name)
+        status, out, err = run_cli("claims", "--message", handle.name, "--json")
+        self.assertEqual(status, 0)
+        self.assertNotIn(token, out + err)
+        claims = json.loads(out)
+        self.assertEqual([(c["text"], c["start"], c["end"]) for c in claims],
+                         [("I pushed to main with GITHUB_TOKEN=[REDACTED]", 0, 45),
+                          ("all tests pass", 47, 61)])
+        self.assertIn("1 credential(s) in the message replaced by [REDACTED]", err)
+        status, out, _ = run_cli("claims", "--message", handle.name, "--no-redact")
+        self.assertIn(token, out)  # asked for: the message as it is
+
 
 if __name__ == "__main__":
     unittest.main()
