@@ -401,3 +401,37 @@ class StopsTheFactsDecide(BlockFacts):
         self.assertEqual([c.over_cap for c in checked], [False, False, True, False])
         self.assertEqual(checked[3].result.answer, "contradicted")
         self.assertIsNone(checked[2].result)
+
+
+class SecretInTheFinalMessage(FactsOn):
+    """A token in the final message (in the hook's input and in the session file) is no
+    reason to say the session did not show it (red-team case c8-05): both are compared
+    redacted. A session that really lacks the message still says so."""
+
+    TOKEN = "ghp_" + "Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8"
+
+    def stop(self, in_session, in_input, *options):
+        session = self.path("session.jsonl")
+        claude_session(session, GREEN_CALLS, in_session)
+        hook_input = self.write("hook.json", json.dumps({
+            "session_id": "s1", "transcript_path": session, "cwd": self.dir,
+            "hook_event_name": "Stop", "stop_hook_active": False,
+            "last_assistant_message": in_input}))
+        status, out, err = run_cli("hook", "claude-code", "--input", hook_input, "--base-url",
+                                   self.down, "--wait", "0", "--receipts", self.path("r"),
+                                   *options)
+        self.assertEqual(status, 0, err)
+        return out, err
+
+    def test_a_token_in_the_message_is_the_same_message(self):
+        message = f"I pushed to main with GITHUB_TOKEN={self.TOKEN}. All tests pass."
+        for options in ((), ("--no-redact",)):
+            with self.subTest(options):
+                out, err = self.stop(message, message, *options)
+                self.assertNotIn("did not show the final message", err)
+        out, err = self.stop(message, message)
+        self.assertNotIn(self.TOKEN, out + err)
+
+    def test_another_message_still_says_so(self):
+        _, err = self.stop(f"Pushed with {self.TOKEN}.", "All tests pass.")
+        self.assertIn("did not show the final message", err)
