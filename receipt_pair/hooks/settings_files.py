@@ -115,13 +115,18 @@ def runs_hook(command):
     any `NAME=value` words, then the program (`receipt-pair`, or a Python with `-m
     receipt_pair`), then `hook`. A user's own command that only names it among its
     arguments (`notify --title "receipt-pair hook claude-code"`, `echo receipt-pair hook`)
-    runs something else, and is never taken for receipt-pair's entry."""
+    runs something else, and is never taken for receipt-pair's entry; nor is one that goes
+    on after it (`&&`, `;`, `|`, a redirection), which hook_command never writes."""
     if not runs_receipt_pair(command):
         return False
     try:
-        words = shlex.split(command)
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        words = list(lexer)
     except ValueError:
         return False
+    if any(word and not word.strip("();<>|&") for word in words):
+        return False  # `... && rm -rf x`, `| tee`: a command of the user's own around it
     while words and _ASSIGNMENT.match(words[0]):
         words.pop(0)
     if not words:

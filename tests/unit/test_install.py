@@ -146,11 +146,16 @@ class Install(InstallTest):
                   "echo receipt-pair hook claude-code is great",
                   "logger -t receipt-pair hook claude-code",
                   "bash -c 'receipt-pair hooks-report'", "receipt-pair-notify hook claude-code",
-                  "python3 -m receipt_pair_tools hook claude-code"]
+                  "python3 -m receipt_pair_tools hook claude-code",
+                  # a command of the user's own around ours: install never writes one
+                  "python -m receipt_pair hook claude-code && rm -rf ~/tmp",
+                  "receipt-pair hook claude-code; notify-send done",
+                  "receipt-pair hook claude-code | tee -a ~/hook.log"]
     OURS = ["receipt-pair hook claude-code", "/usr/local/bin/receipt-pair hook claude-code "
             "--max-blocks 2", "PYTHONPATH=/src/rp /usr/bin/python3 -m receipt_pair hook "
             "claude-code", "'/opt/my tools/receipt-pair' hook claude-code --wait 2.0",
-            "python -m receipt_pair hook claude-code"]
+            "python -m receipt_pair hook claude-code",
+            "receipt-pair hook claude-code --extra-a '{\"a\": 1}' --ledger '/tmp/a;b'"]
 
     def settings_with(self, command):
         path = os.path.join(self.home, ".claude", "settings.json")
