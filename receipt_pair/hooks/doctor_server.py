@@ -29,7 +29,7 @@ class Servers:
     def __init__(self):
         self._servers = {}  # (base URL, allow remote) -> (problem or None, client, row)
         self._models = {}  # (base URL, model, extra) -> (ok, said, fix)
-        self._listings = {}  # base URL -> what is wrong with its model list, or None
+        self._listings = {}  # base URL -> (what is wrong with its model list, its ids)
 
     def server(self, settings):
         """(problem or None, client, the server's row of servers.KINDS) for the server
@@ -40,13 +40,13 @@ class Servers:
         return self._servers[key]
 
     def listing(self, settings):
-        """What is wrong with the model list of the server `settings` name, as an
-        OpenAI-compatible server gives it (GET /models: an object with a "data" list), or
-        None when it is one."""
+        """(what is wrong with the model list of the server `settings` name, the model ids
+        it lists): an OpenAI-compatible server gives one at GET /models, an object with a
+        "data" list; the problem is None when it does."""
         if settings.base_url not in self._listings:
             _, client, _ = self.server(settings)
-            self._listings[settings.base_url] = None if client is None else \
-                _listing_problem(client)
+            self._listings[settings.base_url] = (None, ()) if client is None else \
+                _listing(client)
         return self._listings[settings.base_url]
 
     def model(self, settings, arm):
@@ -66,22 +66,29 @@ class Servers:
 
 def check_server(settings, servers):
     """The Check of the server `settings` name. A server of a kind its own answers showed
-    (Lemonade, llama-server, Ollama ...) is one; one of no known kind is a model server
-    only if its model list has the OpenAI shape or a model answers a chat question: a file
-    server, a web page or anything that answers 404 is not."""
+    (Lemonade, llama-server, Ollama ...) is one. One of no known kind is a model server
+    only if a model answers a chat question, or it gives an OpenAI model list and the
+    models asked are not on it (then the models are at fault, not the server): a file
+    server, a web page, anything that answers 404, or a list whose models never answer is
+    not one."""
     problem, client, server = servers.server(settings)
     if problem:
         return Check("server", False, problem[0], problem[1])
     found = f"{server.title} answers at {settings.base_url}"
-    listing = servers.listing(settings) if server is OPENAI else None
-    if listing is None:
+    if server is not OPENAI:
         return Check("server", True, found)
-    if any(servers.model(settings, arm)[0] for arm in ("A", "B")):
-        return Check("server", True, f"{found}; it lists no models ({listing}), but a model "
-                                     "answers a chat question")
+    listing, ids = servers.listing(settings)
+    answered = any(servers.model(settings, arm)[0] for arm in ("A", "B"))
+    listed = [model for model in (settings.model_a, settings.model_b) if model in ids]
+    if answered or (listing is None and not listed):
+        return Check("server", True, found if listing is None else
+                     f"{found}; it lists no models ({listing}), but a model answers a chat "
+                     "question")
+    why = listing or (f"it lists {', '.join(dict.fromkeys(listed))}, but no model answered a "
+                      "chat question")
     return Check("server", False, f"something answers at {settings.base_url}, but not as a "
-                                  f"model server: {listing}, and no model answered a chat "
-                                  "question",
+                                  f"model server: {why}" + (", and no model answered a chat "
+                                                             "question" if listing else ""),
                  "point --base-url or $RECEIPT_PAIR_BASE_URL at your model server's API (its "
                  "base URL usually ends in /v1 or /api/v1), or start one (Lemonade, or "
                  "scripts/local-models start on Linux)")
@@ -104,24 +111,26 @@ def _find_server(settings):
     return None, client, server
 
 
-def _listing_problem(client):
-    """Why GET /models at the client's server is not an OpenAI model list, or None."""
+def _listing(client):
+    """(why GET /models at the client's server is not an OpenAI model list, or None; the
+    ids it lists)."""
+    where = f"its model list (GET {client.base_url}/models)"
     try:
         status, data = client.with_timeout(PING_SECONDS).request("GET", "/models")
     except ReceiptPairError as exc:
-        return f"its model list (GET {client.base_url}/models) could not be read: {exc}"
+        return f"{where} could not be read: {exc}", ()
     problem = not_an_answer(status, data)
     if problem:
-        return f"its model list (GET {client.base_url}/models) answered {problem}"
+        return f"{where} answered {problem}", ()
     try:
         listing = json.loads(data.decode("utf-8"))
     except ValueError:
         text = " ".join(data[:120].decode("utf-8", "replace").split())
-        return f"its model list (GET {client.base_url}/models) is not JSON: {text!r}"
+        return f"{where} is not JSON: {text!r}", ()
     if not isinstance(listing, dict) or not isinstance(listing.get("data"), list):
-        return (f"its model list (GET {client.base_url}/models) is not an OpenAI model list "
-                "(an object with a \"data\" list)")
-    return None
+        return f"{where} is not an OpenAI model list (an object with a \"data\" list)", ()
+    return None, tuple(m["id"] for m in listing["data"]
+                       if isinstance(m, dict) and isinstance(m.get("id"), str))
 
 
 def _check_model(model, extra, client, server, option):

@@ -128,6 +128,27 @@ class Server(DoctorTest):
         self.assertIn("--base-url", server["fix"])
         self.assertNotIn("OpenAI-compatible server", server["said"])
 
+    def test_a_file_server_with_a_model_list_is_no_model_server_either(self):
+        # the red-team's third base: a static file that looks like a model list, and 501
+        # to every chat
+        folder = self.path("www")
+        os.makedirs(os.path.join(folder, "v1"))
+        with open(os.path.join(folder, "v1", "models"), "w") as handle:
+            json.dump({"data": [{"id": "A"}, {"id": "B"}]}, handle)
+        handler = functools.partial(QuietFiles, directory=folder)
+        status, checks = self.doctor(base_url=self.web_server(handler) + "/v1")
+        self.assertEqual(status, EXIT_SETUP)
+        self.assertFalse(checks["server"]["ok"])
+        self.assertIn("it lists A, B, but no model answered a chat question",
+                      checks["server"]["said"])
+
+    def test_a_model_server_that_lists_other_models_is_one(self):
+        # the models are at fault, not the server: the server line stays OK
+        status, checks = self.doctor(base_url=self.web_server(ListsOther) + "/v1")
+        self.assertEqual(status, EXIT_SETUP)
+        self.assertTrue(checks["server"]["ok"], checks["server"])
+        self.assertIn("not among the models the server lists (other)", checks["model A"]["said"])
+
     def test_a_web_page_for_every_request_is_no_model_server(self):
         for body in (b"<html><body>Welcome to nginx!</body></html>", b"{}",
                      b'{"choices": []}'):
@@ -441,3 +462,27 @@ class Always(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+
+class ListsOther(http.server.BaseHTTPRequestHandler):
+    """A model server that serves another model: its list names it, a chat for any other is
+    refused as OpenAI's API refuses it."""
+
+    def reply(self, status, value):
+        body = json.dumps(value).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        self.reply(200, {"object": "list", "data": [{"id": "other", "object": "model"}]})
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.reply(404, {"error": {"message": "model not found", "type": "not_found"}})
+
+    def log_message(self, *args):
+        pass
+
