@@ -19,13 +19,13 @@ import sys
 from ..errors import ReceiptPairError, UsageError
 from ..hooks import stop as stop_hook
 from ..hooks.agents import AGENTS, SNIPPET_SECONDS
-from ..hooks.claims import split_claims
+from ..hooks.claims import split_redacted
 from ..hooks.options import BLOCK_WITH, DEFAULT_BUDGET, SPLITS, HookOptions, setup
 from ..hooks.run import answer, let_stop, run_hook
 from ..hooks.session import DEFAULT_WAIT
 from ..store.files import decode, display_name, read_bytes
 from .options import (add_ledger_option, add_model_options, add_redact_option, ledger_from,
-                      message,
+                      message, note,
                       positive_float, positive_int, print_json, settings_from)
 from .visible import json_text, one_line
 
@@ -94,12 +94,18 @@ def add_claims(commands):
     p.add_argument("--message", default="-", metavar="FILE",
                    help="the agent's message (default: standard input)")
     p.add_argument("--json", action="store_true", help="machine output")
+    p.add_argument("--no-redact", action="store_true",
+                   help="split the message as it is (default: credentials in it are "
+                        "replaced by [REDACTED] first, and the spans are of that text)")
     p.set_defaults(func=_cmd_claims)
 
 
 def _cmd_claims(args):
     text = decode(read_bytes(args.message), display_name(args.message))
-    claims = split_claims(text)
+    claims, count = split_redacted(text, not args.no_redact)
+    if count:
+        note(f"{count} credential(s) in the message replaced by [REDACTED]; the spans are "
+             "positions in the message so redacted")
     if args.json:
         print_json([c.to_dict() for c in claims])
     else:
@@ -166,8 +172,8 @@ def tell(output):
     if output.reason:
         # Everything on standard error is the reason the agent reads: nothing else goes there.
         print(output.reason, file=sys.stderr, flush=True)
-    for note in output.notes[:MAX_NOTES]:
-        print(one_line(f"receipt-pair: {note}", stop_hook.MAX_NOTICE_CHARS), file=sys.stderr,
+    for line in output.notes[:MAX_NOTES]:
+        print(one_line(f"receipt-pair: {line}", stop_hook.MAX_NOTICE_CHARS), file=sys.stderr,
               flush=True)
     if output.notice:
         print("\n".join(one_line(line) for line in output.notice.split("\n")),

@@ -31,7 +31,9 @@ span: `message[claim.start:claim.end] == claim.text`. A short status spans its o
 and carries the sentence it leans on as `context`; its text runs from one to the other as
 written ("Added a lock around the charge path. Fixed"). A table row spans the row between
 its outer pipes and carries its header row as `context`; its text is the row read ("Tests:
-52 passing"). Spans are in order and apart, so eval/claims-5's measure.py matches them as
+52 passing"). A claim that names no result, followed by the failure it admits, carries
+those words as `context` and its text runs to their end ("ran the tests. One still fails";
+claim_admits.py). Spans are in order and apart, so eval/claims-5's measure.py matches them as
 before. Nothing here prints, and nothing is guessed from outside the message. The time
 taken grows with the message's length, never faster.
 """
@@ -40,15 +42,18 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
+from .claim_admits import admitted
 from .claim_status import lean, status_of
+from .claim_text import (after_marks, ends_with, last_sentence, last_span, mask_code,
+                         sentence_spans, tick_before, trim)
 from .claim_tables import read_row, table_head
-from .claim_words import (CARRIED, CLAIM, CODE_SPAN, CONTENT, CROSSES, DETAIL, DONE, HOWTO,
-                          MARK_CHARS, NEGATIVE, NEUTRAL, REMOVED, TICKS, classify, context_of,
-                          is_mark, not_a_result, plain)
+from .claim_words import (CARRIED, CLAIM, CONTENT, CROSSES, DETAIL, DONE, HOWTO, MARK_CHARS,
+                          NEGATIVE, NEUTRAL, REMOVED, TICKS, classify, context_of, not_a_result,
+                          plain)
 from ..patterns import lazy
 
 __all__ = ["CLAIM", "NEGATIVE", "NEUTRAL", "Claim", "classify", "given_claims", "is_claim",
-           "split_claims"]
+           "split_claims", "split_redacted"]
 
 
 # -- the shape of lines ---------------------------------------------------------------------
@@ -68,17 +73,12 @@ _LABEL_TICK = lazy(r"[^:\n]{0,40}:[\s*_]*[✅✔☑✓]")
 _LABEL_CROSS = lazy(r"[^:\n]{0,40}:[\s*_]*[❌✗✘🚫⛔⏳⌛⚠]")
 _WHOLE_BOLD = lazy(r"\*\*([^*]+)\*\*[\s:]*$")
 _BOLD_START = lazy(r"\*\*[^*]+\*\*")
-# Where a sentence ends: after . ! or ? and a space, unless the dot ends an abbreviation.
-_SENTENCE_END = lazy(r"(?<=[.!?])\s+(?=\S)")
-_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "no.")
 # Where a clause may end: a semicolon, a dash between spaces, and ", and"/" but"/" then".
 _CLAUSE_END = lazy(r"\s*;\s*|\s+[—–-]\s+|,?\s+(?:and|but|then|so)\s+(?:then\s+)?"
                          r"|,\s+(?=\S)", re.I)
 # Pieces are joined into one claim up to this length; past it they stay apart, so that a
 # sentence of thousands of clauses is still split in time that grows with its length.
 _MAX_JOIN = 2000
-_KEEP_LEAD = "`'\"([$~/."
-_TRIM_END = " \t\r\n.,;:!*_|"
 
 
 @dataclass(frozen=True)
@@ -103,9 +103,23 @@ def split_claims(message: str) -> List[Claim]:
     its text is what is checked (the span itself, unless it leans on a context)."""
     if not isinstance(message, str):
         raise TypeError("the message must be a string")
-    masked = _mask_code(message)
+    masked = mask_code(message)
+    rows = admitted(message, masked, list(_rows(message, masked)))
     return [Claim(message[start:end] if text is None else text, start, end, context=context)
-            for start, end, text, context in _rows(message, masked)]
+            for start, end, text, context in rows]
+
+
+def split_redacted(message, redact=True):
+    """(the claims of `message`, how many credentials were replaced): the message with its
+    credentials replaced by [REDACTED] first, as every text that enters the tool is (the
+    hook splits the final message so), then split. The claims' spans are positions in that
+    redacted message, not in the one given. `redact` False splits the message as it is."""
+    if redact and isinstance(message, str):
+        from ..logs.redact import redact as redact_text
+
+        message, count = redact_text(message)
+        return split_claims(message), count
+    return split_claims(message), 0
 
 
 def is_claim(text):
@@ -115,12 +129,6 @@ def is_claim(text):
 def given_claims(text):
     """Claims given by hand: one per non-empty line of `text` (no span in any message)."""
     return [Claim(line.strip(), source="given") for line in text.splitlines() if line.strip()]
-
-
-def _mask_code(message):
-    """The message with the inside of every `code span` blanked, so that a ';' or '. '
-    inside a command never cuts a sentence (positions stay the same)."""
-    return CODE_SPAN.sub(lambda m: "`" + "x" * (len(m.group()) - 2) + "`", message)
 
 
 # -- rows and where they stand --------------------------------------------------------------
@@ -146,8 +154,8 @@ def _rows(message, masked):
             continue
         if in_fence:
             # A ticked line in a fence is a report boxed for show ("✅ Pushed to GitHub").
-            body = _after_marks(masked, start + len(text) - len(text.lstrip()), end)
-            if _tick_before(masked, start, body):
+            body = after_marks(masked, start + len(text) - len(text.lstrip()), end)
+            if tick_before(masked, start, body):
                 yield from _read_row(message, masked, (body, end), True)
             continue
         if not text.strip() or _RULE_LINE.match(text):
@@ -185,7 +193,7 @@ def _rows(message, masked):
             elif not _TABLE_RULE.match(text):
                 for row_start, row_end, read, head in read_row(message, masked, start, end,
                                                                table):
-                    row_start, row_end = _trim(message, row_start, row_end)
+                    row_start, row_end = trim(message, row_start, row_end)
                     if row_end > row_start:
                         yield row_start, row_end, read, head
             continue
@@ -201,11 +209,11 @@ def _rows(message, masked):
             if box.group(1) == " ":  # an open box is work not done
                 continue
             body = box.end()
-        marked = _after_marks(masked, body, end)
-        tick = _tick_before(masked, body, marked) or _LABEL_TICK.match(masked, marked, end) \
-            or _ends_with(masked, marked, end, TICKS)
+        marked = after_marks(masked, body, end)
+        tick = tick_before(masked, body, marked) or _LABEL_TICK.match(masked, marked, end) \
+            or ends_with(masked, marked, end, TICKS)
         cross = any(ch in CROSSES for ch in masked[body:marked]) \
-            or _LABEL_CROSS.match(masked, marked, end) or _ends_with(masked, marked, end, CROSSES)
+            or _LABEL_CROSS.match(masked, marked, end) or ends_with(masked, marked, end, CROSSES)
         label = _LABEL.match(masked, marked, end)
         body = label.end() if label else marked
 
@@ -245,13 +253,13 @@ def _rows(message, masked):
             continue
         whole = bool(tick) and here not in (CONTENT, HOWTO)
         yield from _read_row(message, masked, (body, end), whole, leaning_on, here != HOWTO)
-        before = _last_span(message, masked, body, end)
+        before = last_span(message, masked, body, end)
         if masked[start:end].rstrip(" *_\t").endswith(":") \
                 or _BOLD_START.match(masked, marked, end):
             # The sentence that leads in speaks for the list ("... Here's what the app
             # includes:"); when it says nothing, the line's other sentences do ("I've
             # implemented the feature. Here's a breakdown:").
-            own = context_of(_last_sentence(masked, marked, end))
+            own = context_of(last_sentence(masked, marked, end))
             if own is None:
                 own = context_of(masked[marked:end])
             lead = _under(own, here)
@@ -284,35 +292,6 @@ def _is_bold_heading(text, is_title):
     return not any(w[0].islower() for w in words)
 
 
-def _last_sentence(masked, start, end):
-    cut = start
-    for match in _SENTENCE_END.finditer(masked, start, end):
-        cut = match.end()
-    return masked[cut:end]
-
-
-def _last_span(message, masked, start, end):
-    """The trimmed span of a row's last sentence, which a short status on the next line of
-    the paragraph may lean on."""
-    return _trim(message, end - len(_last_sentence(masked, start, end)), end)
-
-
-def _after_marks(masked, start, end):
-    """Where a line's words start after its ticks, emoji and spaces."""
-    while start < end and (masked[start] in " \t" or is_mark(masked[start])):
-        start += 1
-    return start
-
-
-def _tick_before(masked, start, end):
-    return any(ch in TICKS for ch in masked[start:end])
-
-
-def _ends_with(masked, start, end, marks):
-    tail = masked[start:end].rstrip(" \t*_\ufe0f")
-    return bool(tail) and tail[-1] in marks
-
-
 # -- reading a row ----------------------------------------------------------------------------
 
 def _read_row(message, masked, row, whole, before=None, statuses=True):
@@ -323,8 +302,8 @@ def _read_row(message, masked, row, whole, before=None, statuses=True):
     if whole is None:
         return []
     start, end = row
-    sentences = list(_sentences(masked, start, end))
-    spans = [_trim(message, s_start, s_end) for s_start, s_end in sentences]
+    sentences = list(sentence_spans(masked, start, end))
+    spans = [trim(message, s_start, s_end) for s_start, s_end in sentences]
     found = []
     for index, (s_start, s_end) in enumerate(sentences):
         kind = status_of(message[s_start:s_end]) if statuses else None
@@ -339,19 +318,8 @@ def _read_row(message, masked, row, whole, before=None, statuses=True):
 
 def _whole_row(message, start, end):
     """The row as one claim, unless what it says is no result wherever it stands."""
-    start, end = _trim(message, start, end)
+    start, end = trim(message, start, end)
     return [] if not_a_result(message[start:end]) else [(start, end, None, None)]
-
-
-def _sentences(masked, start, end):
-    cut = start
-    for match in _SENTENCE_END.finditer(masked, start, end):
-        before = masked[cut:match.start()].rsplit(None, 1)
-        if before and before[-1].lower() in _ABBREVIATIONS:
-            continue
-        yield cut, match.start()
-        cut = match.end()
-    yield cut, end
 
 
 def _clauses(message, masked, start, end):
@@ -406,15 +374,6 @@ def _clauses(message, masked, start, end):
             kind = classify(message[c_start:c_end])
         if kind != CLAIM:
             continue
-        c_start, c_end = _trim(message, c_start, c_end)
+        c_start, c_end = trim(message, c_start, c_end)
         if c_end > c_start:
             yield c_start, c_end
-
-
-def _trim(message, start, end):
-    # Leading ticks, emoji and emphasis ("✅ **Pushed") are marks, not words of the claim.
-    while start < end and not (message[start].isalnum() or message[start] in _KEEP_LEAD):
-        start += 1
-    while end > start and (message[end - 1] in _TRIM_END or is_mark(message[end - 1])):
-        end -= 1
-    return start, end

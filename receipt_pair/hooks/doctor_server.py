@@ -7,12 +7,14 @@ asked once, however many hook commands name it (`Servers` keeps what it learnt).
 here prints.
 """
 
+import json
 import time
 
 from ..errors import ReceiptPairError
 from ..server.client import CutOff, ServerUnreachable
 from ..server.request import build_body
-from ..server.servers import LLAMA_SERVER
+from ..server.servers import LLAMA_SERVER, OPENAI
+from ..server.transport import not_an_answer
 from .doctor_check import Check
 
 PING_SECONDS = 10.0  # the most one model's single-token question may take
@@ -27,6 +29,7 @@ class Servers:
     def __init__(self):
         self._servers = {}  # (base URL, allow remote) -> (problem or None, client, row)
         self._models = {}  # (base URL, model, extra) -> (ok, said, fix)
+        self._listings = {}  # base URL -> (what is wrong with its model list, its ids)
 
     def server(self, settings):
         """(problem or None, client, the server's row of servers.KINDS) for the server
@@ -35,6 +38,16 @@ class Servers:
         if key not in self._servers:
             self._servers[key] = _find_server(settings)
         return self._servers[key]
+
+    def listing(self, settings):
+        """(what is wrong with the model list of the server `settings` name, the model ids
+        it lists): an OpenAI-compatible server gives one at GET /models, an object with a
+        "data" list; the problem is None when it does."""
+        if settings.base_url not in self._listings:
+            _, client, _ = self.server(settings)
+            self._listings[settings.base_url] = (None, ()) if client is None else \
+                _listing(client)
+        return self._listings[settings.base_url]
 
     def model(self, settings, arm):
         """(ok, said, fix) of model `arm` ("A" or "B") of `settings`: ok None when it
@@ -52,11 +65,33 @@ class Servers:
 
 
 def check_server(settings, servers):
-    """The Check of the server `settings` name."""
+    """The Check of the server `settings` name. A server of a kind its own answers showed
+    (Lemonade, llama-server, Ollama ...) is one. One of no known kind is a model server
+    only if a model answers a chat question, or it gives an OpenAI model list and the
+    models asked are not on it (then the models are at fault, not the server): a file
+    server, a web page, anything that answers 404, or a list whose models never answer is
+    not one."""
     problem, client, server = servers.server(settings)
     if problem:
         return Check("server", False, problem[0], problem[1])
-    return Check("server", True, f"{server.title} answers at {settings.base_url}")
+    found = f"{server.title} answers at {settings.base_url}"
+    if server is not OPENAI:
+        return Check("server", True, found)
+    listing, ids = servers.listing(settings)
+    answered = any(servers.model(settings, arm)[0] for arm in ("A", "B"))
+    listed = [model for model in (settings.model_a, settings.model_b) if model in ids]
+    if answered or (listing is None and not listed):
+        return Check("server", True, found if listing is None else
+                     f"{found}; it lists no models ({listing}), but a model answers a chat "
+                     "question")
+    why = listing or (f"it lists {', '.join(dict.fromkeys(listed))}, but no model answered a "
+                      "chat question")
+    return Check("server", False, f"something answers at {settings.base_url}, but not as a "
+                                  f"model server: {why}" + (", and no model answered a chat "
+                                                             "question" if listing else ""),
+                 "point --base-url or $RECEIPT_PAIR_BASE_URL at your model server's API (its "
+                 "base URL usually ends in /v1 or /api/v1), or start one (Lemonade, or "
+                 "scripts/local-models start on Linux)")
 
 
 def check_models(settings, servers):
@@ -74,6 +109,28 @@ def _find_server(settings):
         return ((f"the model server at {settings.base_url}: {exc}", exc.cli_hint or _START),
                 None, None)
     return None, client, server
+
+
+def _listing(client):
+    """(why GET /models at the client's server is not an OpenAI model list, or None; the
+    ids it lists)."""
+    where = f"its model list (GET {client.base_url}/models)"
+    try:
+        status, data = client.with_timeout(PING_SECONDS).request("GET", "/models")
+    except ReceiptPairError as exc:
+        return f"{where} could not be read: {exc}", ()
+    problem = not_an_answer(status, data)
+    if problem:
+        return f"{where} answered {problem}", ()
+    try:
+        listing = json.loads(data.decode("utf-8"))
+    except ValueError:
+        text = " ".join(data[:120].decode("utf-8", "replace").split())
+        return f"{where} is not JSON: {text!r}", ()
+    if not isinstance(listing, dict) or not isinstance(listing.get("data"), list):
+        return f"{where} is not an OpenAI model list (an object with a \"data\" list)", ()
+    return None, tuple(m["id"] for m in listing["data"]
+                       if isinstance(m, dict) and isinstance(m.get("id"), str))
 
 
 def _check_model(model, extra, client, server, option):

@@ -3,14 +3,16 @@ own settings file, with every other key and hook kept.
 
 The entry written is the agent's snippet (agents.py) around the one command `hook_command`
 builds from a HookOptions. What is receipt-pair's is any handler, at the agent's stop
-events, whose command runs `receipt-pair hook` (or `python -m receipt_pair hook`): install
-puts its entry where the first of them stood, or appends it, and drops the others; a
+events, whose command runs `receipt-pair hook` (or `python -m receipt_pair hook`) in the
+shape hook_command writes (one that only names it among its arguments is the user's):
+install puts its entry where the first of them stood, or appends it, and drops the others; a
 second install with the same options changes nothing, one with other options changes that
 entry only. Before any change a copy of the file goes beside it
 (`<name>.receipt-pair-<UTC time>.bak`), and the file is replaced through a temporary file
 and a rename (store.jsonl.write_atomic). A file that is not a JSON object, or whose hooks
-are not of the agent's shape, is refused (an InputError naming it) and left as it is.
-Nothing here prints; cli/install.py does.
+at the agent's stop events are not of the agent's shape (down to each group and handler),
+is refused (an InputError naming it) and left as it is. Nothing here prints;
+cli/install.py does.
 """
 
 import copy
@@ -29,7 +31,7 @@ from . import text_settings
 from .agents import SNIPPET_NAME, get_agent
 from .options import hook_command
 from .settings_files import (command_of, place_path, read_json_settings, read_text,
-                             runs_receipt_pair, shown, toml_tables)
+                             kind_of, runs_hook, shown, toml_tables)
 
 
 @dataclass
@@ -143,9 +145,9 @@ def _ours_plugin(text):
 # -- the JSON merge -----------------------------------------------------------------------
 
 def ours(handler):
-    """Whether a handler runs receipt-pair's hook."""
-    command = command_of(handler) if isinstance(handler, dict) else None
-    return runs_receipt_pair(command) and re.search(r"(^|\s)hook(\s|$)", command) is not None
+    """Whether a handler runs receipt-pair's hook: its command has the shape hook_command
+    writes (settings_files.runs_hook), not merely its words among another's arguments."""
+    return isinstance(handler, dict) and runs_hook(command_of(handler))
 
 
 def merged(settings, snippet, agent):
@@ -159,7 +161,7 @@ def merged(settings, snippet, agent):
     grouped = _grouped(agent)
     for event, entries in snippet["hooks"].items():
         current = _entries(hooks, event)
-        hooks[event] = _replace(current, entries[0], grouped)
+        hooks[event] = _replace(current, entries[0], grouped, event)
     return result
 
 
@@ -174,7 +176,7 @@ def without(settings, agent):
     for event in agent.events:
         if event not in hooks:
             continue
-        kept = _replace(_entries(hooks, event), None, grouped)
+        kept = _replace(_entries(hooks, event), None, grouped, event)
         if kept:
             hooks[event] = kept
         elif hooks[event]:  # it held only receipt-pair's
@@ -204,13 +206,16 @@ def _entries(hooks, event):
     return entries
 
 
-def _replace(entries, new, grouped):
+def _replace(entries, new, grouped, event):
     """`entries` with receipt-pair's handlers replaced by `new` (an entry of the snippet;
-    None: taken out) where the first of them stood, or `new` appended."""
+    None: taken out) where the first of them stood, or `new` appended. An entry that is
+    not of the agent's shape is refused (InputError): what the agent would make of the
+    file is not known, so the file is left as it is."""
+    _check_shape(entries, grouped, event)
     handler = (new["hooks"][0] if grouped else new) if new is not None else None
     result, placed = [], False
     for entry in entries:
-        if grouped and isinstance(entry, dict) and isinstance(entry.get("hooks"), list):
+        if grouped:
             inner = []
             for item in entry["hooks"]:
                 if not ours(item):
@@ -220,7 +225,7 @@ def _replace(entries, new, grouped):
                     placed = True
             if inner or not entry["hooks"]:
                 result.append({**entry, "hooks": inner})
-        elif not grouped and ours(entry):
+        elif ours(entry):
             if not placed and handler is not None:
                 result.append(handler)
                 placed = True
@@ -229,6 +234,27 @@ def _replace(entries, new, grouped):
     if not placed and new is not None:
         result.append(new)
     return result
+
+
+def _check_shape(entries, grouped, event):
+    """Refuse entries of `hooks.<event>` that are not of the agent's shape: a group that is
+    not an object or holds no list of handlers, a handler that is not an object."""
+    where = f"'hooks.{event}'"
+    for entry in entries:
+        if not isinstance(entry, dict):
+            raise InputError(f"its {where} holds {kind_of(entry)} where an object belongs, so "
+                             "the hook cannot be merged in: correct it by hand first")
+        if not grouped:
+            continue
+        inner = entry.get("hooks")
+        if not isinstance(inner, list):
+            raise InputError(f"a group of its {where} has {kind_of(inner)} for 'hooks', not a "
+                             "list of handlers, so the hook cannot be merged in: correct it "
+                             "by hand first")
+        if any(not isinstance(item, dict) for item in inner):
+            raise InputError(f"a group of its {where} holds a handler that is not an "
+                             "object, so the hook cannot be merged in: correct it by hand "
+                             "first")
 
 
 # -- the file ------------------------------------------------------------------------------

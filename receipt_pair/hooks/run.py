@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..answers import CONTRADICTED, NOT_SHOWN
-from ..errors import ReceiptPairError, ServerError, ServerUnreachable
+from ..errors import ReceiptPairError, ServerError
 from ..logs.redact import redact as redact_text
 from ..logs.transcripts import find_session
 from ..pair.claim import check_claims
@@ -90,8 +90,11 @@ def run_hook(input_path, options):
     if not claims:
         notes.append("no claims of finished work in the last message; nothing to check")
         return stop_hook.StopDecision(False), notes
-    claims, not_checked = claims[:stop_hook.MAX_CLAIMS], claims[stop_hook.MAX_CLAIMS:]
-    outcomes = _outcomes(options, claims, waited, started)
+    # The facts read at most MAX_DECIDED claims, and the models are asked about at most
+    # MAX_CLAIMS of those the facts leave: the rest are named as not checked.
+    claims, over = claims[:stop_hook.MAX_DECIDED], claims[stop_hook.MAX_DECIDED:]
+    outcomes, not_checked = _outcomes(options, claims, waited, started)
+    not_checked = not_checked + over
     _advise(outcomes, waited[0], hook.cwd)
     stop = records.Stop(hook, agent, split, waited[1], options.not_shown, directory)
     decision = _decide(options, stop, outcomes, not_checked, notes)
@@ -194,21 +197,21 @@ def _claims(options, given, hook, log, notes, started):
 
 
 def _outcomes(options, claims, waited, started):
-    """Every claim's Outcome, and for one held against the agent what to do next: not shown
-    in plain code for a session with no tool call at all (no model is asked), could not
-    check for a session file that gives no turns, else the pair's answers."""
+    """(the Outcome of each claim checked, the claims not checked): not shown in plain code
+    for a session with no tool call at all (no model is asked), could not check for a
+    session file that gives no turns (the first MAX_CLAIMS), else the facts' answers and
+    the pair's."""
     log = waited[0]
     if log is not None and log.session.holds_no_command:
         # Nothing in the log can show any claim: plain code says so, no model is asked.
-        outcomes = [stop_hook.Outcome(claim, decided=NOT_SHOWN, why=NO_COMMANDS)
-                    for claim in claims]
-    elif log is None or log.session.problem:
+        return [stop_hook.Outcome(claim, decided=NOT_SHOWN, why=NO_COMMANDS)
+                for claim in claims], []
+    if log is None or log.session.problem:
         why = waited.problem if log is None else log.session.problem
         error = f"the session file cannot be read: {stop_hook.cut(why, 1000)}"
-        outcomes = [stop_hook.Outcome(claim, error=error) for claim in claims]
-    else:
-        outcomes = _check_all(options, claims, log.turns, started)
-    return outcomes
+        return ([stop_hook.Outcome(claim, error=error)
+                 for claim in claims[:stop_hook.MAX_CLAIMS]], claims[stop_hook.MAX_CLAIMS:])
+    return _check_all(options, claims, log.turns, started)
 
 
 def _advise(outcomes, log, folder):
@@ -242,25 +245,32 @@ def _decide(options, stop, outcomes, not_checked, notes):
 
 
 def _check_all(options, claims, turns, started):
-    """Every claim's Outcome, asked together (pair.claim.check_claims: one menu for all the
-    claims, model A's questions then model B's, the server reusing what they share) within
-    the hook's budget; a claim left when it runs out says so."""
+    """(Outcomes, claims not checked): every claim decided by the facts first, with no
+    model and no server, then those they leave asked together (pair.claim.check_claims:
+    one menu for all of them, model A's questions then model B's, the server reusing what
+    they share), at most MAX_CLAIMS of them, within the hook's budget. A claim the models
+    could not answer (the server down, the time run out) says why; the facts' answers
+    stand whatever happened to the models."""
     deadline = started + options.budget - MIN_CALL_SECONDS
     settings = options.settings.replace(concurrent=False)
     try:
         checked = check_claims([claim.text for claim in claims], turns, settings,
-                               deadline=deadline)
-    except ServerUnreachable as exc:
-        return [stop_hook.Outcome(claim, error=f"server down: {error_line(exc)}")
-                for claim in claims]
-    except ServerError as exc:
-        return [stop_hook.Outcome(claim, error=error_line(exc)) for claim in claims]
-    return [stop_hook.Outcome(claim, result=one.result) if one.result is not None
-            else stop_hook.Outcome(claim, error=one.error) for claim, one in zip(claims, checked)]
+                               deadline=deadline, max_asked=stop_hook.MAX_CLAIMS)
+    except ServerError as exc:  # before any claim was read: nothing to keep
+        return [stop_hook.Outcome(claim, error=error_line(exc)) for claim in claims], []
+    outcomes, not_checked = [], []
+    for claim, one in zip(claims, checked):
+        if one.over_cap:
+            not_checked.append(claim)
+        elif one.result is not None:
+            outcomes.append(stop_hook.Outcome(claim, result=one.result))
+        else:
+            outcomes.append(stop_hook.Outcome(claim, error=one.error))
+    return outcomes, not_checked
 
 
 def _keep(options, stop, outcomes, decision, waited, notes):
-    """Save one record per claim checked (at most MAX_CLAIMS) and feed the ledger. The
+    """Save one record per claim checked (at most MAX_DECIDED) and feed the ledger. The
     decision's count is already kept, so a record or a ledger that cannot be written
     changes nothing but is said, to the person too. Returns whether all were saved."""
     log = waited[0]

@@ -13,6 +13,7 @@ import time
 
 from ..errors import InputError
 from ..logs import read_session, session_bytes
+from ..logs.redact import redact as redact_text
 from ..store.files import display_name, sha256_bytes
 
 DEFAULT_WAIT = 5.0  # seconds the session file may lag the hook
@@ -76,12 +77,16 @@ def wait_for_session(session, expected, wait, clock=time.monotonic, sleep=time.s
 
     The agent writes its session file on its own schedule, so the hook can start before
     the final message (and the commands just before it) are on disk. Caught up means: the
-    file's last message is `expected`, or, with no expected message, the file ends with a
-    message of the agent. When `expected` is given (the hook's input carries the final
-    message), a file that stays the same for SETTLE seconds is not waited for further. The
-    file is read again only when its bytes change, and what it held last is what is kept.
+    file's last message is `expected` (both redacted where the file is read redacted), or,
+    with no expected message, the file ends with a message of the agent. When `expected`
+    is given (the hook's input carries the final message), a file that stays the same for
+    SETTLE seconds is not waited for further. The file is read again only when its bytes
+    change, and what it held last is what is kept.
     """
     path, fmt, session_id, redact = session
+    if redact and expected is not None:
+        # The file's message is read redacted: a token in it must not make the two differ.
+        expected = redact_text(expected)[0]
     deadline = clock() + max(0.0, wait)
     data, since, read, problem = None, clock(), None, None
     while True:

@@ -9,6 +9,7 @@ import glob
 import json
 import os
 import re
+import shlex
 
 from ..errors import InputError, ReceiptPairError
 from ..store.files import decode, loads_strict, read_bytes
@@ -50,12 +51,13 @@ def read_json_settings(path, name=None):
         raise InputError(f"{name} is not JSON ({exc}); a settings file with comments or "
                          "trailing commas must be corrected by hand first") from None
     if not isinstance(value, dict):
-        raise InputError(f"{name} is not a JSON object (it holds {_kind(value)}), so it is "
+        raise InputError(f"{name} is not a JSON object (it holds {kind_of(value)}), so it is "
                          "no settings file of an agent")
     return value
 
 
-def _kind(value):
+def kind_of(value):
+    """What a JSON value is, in words ("an object", "a list", ...)."""
     return {dict: "an object", list: "a list", str: "a string", bool: "true or false",
             type(None): "null"}.get(type(value), "a number")
 
@@ -69,22 +71,22 @@ def handlers(settings):
     if hooks is None:
         return [], []
     if not isinstance(hooks, dict):
-        return [], [f"'hooks' is {_kind(hooks)}, not an object of events"]
+        return [], [f"'hooks' is {kind_of(hooks)}, not an object of events"]
     found, problems = [], []
     for event, entries in hooks.items():
         if not isinstance(entries, list):
-            problems.append(f"'hooks.{event}' is {_kind(entries)}, not a list")
+            problems.append(f"'hooks.{event}' is {kind_of(entries)}, not a list")
             continue
         for entry in entries:
             if not isinstance(entry, dict):
-                problems.append(f"'hooks.{event}' holds {_kind(entry)}, not an object")
+                problems.append(f"'hooks.{event}' holds {kind_of(entry)}, not an object")
             elif isinstance(entry.get("hooks"), list):
                 for handler in entry["hooks"]:
                     if isinstance(handler, dict):
                         found.append((event, handler))
                     else:
                         problems.append(f"a group of 'hooks.{event}' holds "
-                                        f"{_kind(handler)}, not an object")
+                                        f"{kind_of(handler)}, not an object")
             else:
                 found.append((event, entry))
     return found, problems
@@ -100,7 +102,43 @@ def command_of(handler):
 
 
 def runs_receipt_pair(command):
+    """Whether a command names receipt-pair anywhere (doctor looks closer at those)."""
     return isinstance(command, str) and any(name in command for name in PROGRAM_NAMES)
+
+
+_ASSIGNMENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")
+_PYTHON = lazy(r"python(?:\d+(?:\.\d+)*)?(?:\.exe)?")
+
+
+def runs_hook(command):
+    """Whether `command` runs receipt-pair's hook in the shape options.hook_command writes:
+    any `NAME=value` words, then the program (`receipt-pair`, or a Python with `-m
+    receipt_pair`), then `hook`. A user's own command that only names it among its
+    arguments (`notify --title "receipt-pair hook claude-code"`, `echo receipt-pair hook`)
+    runs something else, and is never taken for receipt-pair's entry; nor is one that goes
+    on after it (`&&`, `;`, `|`, a redirection), which hook_command never writes."""
+    if not runs_receipt_pair(command):
+        return False
+    try:
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        words = list(lexer)
+    except ValueError:
+        return False
+    if any(word and not word.strip("();<>|&") for word in words):
+        return False  # `... && rm -rf x`, `| tee`: a command of the user's own around it
+    while words and _ASSIGNMENT.match(words[0]):
+        words.pop(0)
+    if not words:
+        return False
+    program = os.path.basename(words[0])
+    if program in ("receipt-pair", "receipt-pair.exe"):
+        rest = words[1:]
+    elif _PYTHON.fullmatch(program) and words[1:3] == ["-m", "receipt_pair"]:
+        rest = words[3:]
+    else:
+        return False
+    return rest[:1] == ["hook"]
 
 
 # -- TOML, read only: the tables and plain keys of a config.toml --------------------------

@@ -22,8 +22,10 @@ The policy, in one place (`decide`):
   not-shown claim the default policy (`block-empty`) sends the agent back for, once;
 - a claim that could not be checked (server down, a model call failed, the session file
   unreadable) blocks nothing: the person is told, and the agent may stop;
-- at most `MAX_CLAIMS` claims of one message are checked; the rest are named as not
-  checked, so a message of thousands of claims costs no more than one of twelve;
+- every claim is read by the facts first (no model, no server), up to `MAX_DECIDED` of a
+  message; of those the facts leave, at most `MAX_CLAIMS` are asked of the models. The rest
+  are named as not checked, so a message of thousands of claims costs a bounded stop, and
+  a list of edits cannot push "all tests pass" past the models' cap unread;
 - a block is only as safe as its count (`unrecorded`): a block whose count could not be
   saved and read back would repeat at every stop, so it becomes a notice instead.
 """
@@ -65,7 +67,11 @@ DEFAULT_MAX_BLOCKS = 3
 MAX_QUOTE_CHARS = 300
 MAX_REASON_CHARS = 6000
 MAX_NOTICE_CHARS = 6000
-MAX_CLAIMS = 12  # claims checked per stop; the rest are named as not checked
+MAX_CLAIMS = 12  # claims asked of the models per stop; the rest are named as not checked
+# Claims the facts read per stop. They ask no model (a fraction of a millisecond a claim),
+# so the bound is far above MAX_CLAIMS; it keeps a message of thousands of claims to a
+# bounded stop and a bounded count of receipts.
+MAX_DECIDED = 200
 _MAX_NAMED = 20  # claims over the cap named by their words, then counted
 # The hook's input comes from the agent; anything longer than these is not a real one.
 MAX_FIELD_CHARS = 1024  # ids and the event's name
@@ -301,10 +307,12 @@ def unrecorded(decision, why):
 
 
 def over_the_cap(checked, not_checked):
-    """One sentence naming the claims that were not checked because of MAX_CLAIMS."""
+    """One sentence naming the claims that were not checked: past the MAX_CLAIMS the models
+    are asked about, or the MAX_DECIDED the facts read."""
     named = ", ".join(_quoted(c.text) for c in not_checked[:_MAX_NAMED])
     more = len(not_checked) - _MAX_NAMED
-    return (f"the message makes more claims than the {MAX_CLAIMS} checked at one stop: "
+    return (f"the message makes more claims than one stop checks (the facts read up to "
+            f"{MAX_DECIDED}, the models are asked about up to {MAX_CLAIMS} the facts leave): "
             f"{checked} checked; {len(not_checked)} more "
             f"{'claim was' if len(not_checked) == 1 else 'claims were'} not checked: {named}"
             + (f" and {more} more" if more > 0 else ""))

@@ -1,6 +1,8 @@
-"""Secrets known by the name they are given (redactor s2): a variable, a .env line, a JSON
-or YAML key, an HTTP header, a query parameter, a command's option or a .netrc entry whose
-name says it holds a secret. Imports secret_shapes.
+"""Secrets known by the name they are given (redactor s3, the current one): a variable, a
+.env line, a JSON or YAML key (also a YAML block's lines), an ini or .properties line (a
+value of several words too), an HTTP header, a query parameter, a command's option or a
+.netrc entry whose name says it holds a secret. Imports secret_shapes. Redactor s2's
+finders are kept as they were in redact_s2_names.py.
 
 The name and the value decide together. The name's last word says what it holds
 (`DB_PASSWORD`, `GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY` hold secrets; `TOKEN_LIMIT`,
@@ -13,11 +15,12 @@ must look random; `password` is strong: any real value goes.
 import functools
 import re
 
+from .secret_lines import ini_line, line_start, line_value_end, yaml_block, yaml_end
 from .secret_shapes import placeholder
 from ..patterns import lazy
 
 # A cheap first look for a secret's name: most of a log names none.
-_KEYWORD = lazy(r"pass|pw|secret|token|key|auth|cred|cookie|sig")  # on lower-case text
+_KEYWORD = lazy(r"pass|pw|secret|token|key|auth|cred|cookie|sig|psk")  # on lower-case text
 _KEYWORD_ANY_CASE = lazy(_KEYWORD.pattern, re.I)
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 _NAME_TAIL = lazy(r"[A-Za-z0-9_.\-]*")
@@ -39,7 +42,7 @@ _XML_VALUE = lazy(r">(?P<word>[^<\n]+)</")
 
 # The last word of a name, and what it says the value is.
 _STRONG = {"password", "passwd", "passphrase", "secret", "apikey", "secretkey", "privatekey",
-           "accesskey", "masterkey"}
+           "accesskey", "masterkey", "psk"}  # psk: wpa_supplicant's (s3)
 _STRONG_AFTER_PREFIX = {"pass", "pwd", "pw"}  # DB_PASS, MYSQL_PWD; never the shell's PWD
 _PASS_OWNERS = {"db", "database", "user", "admin", "root", "smtp", "mail", "email", "mysql",
                 "redis", "pg", "postgres", "ftp", "sftp", "ldap", "proxy", "login", "account",
@@ -81,6 +84,9 @@ _AUTH_SCHEME = lazy(
     re.I)
 _PARAM_SCHEMES = {"digest", "oauth", "hawk", "mac", "aws4-hmac-sha256"}
 _AUTH_TOKEN = lazy(r"[^\s\"'\\,;]+")
+# A short option with its value attached (7z -pS3cretPw): a digit or a capital after its
+# letter, which an option's own name (-storepass, -passin) does not have.
+_ATTACHED = lazy(r"[A-Za-z](?=[^\s]*[0-9A-Z])[A-Za-z0-9_.\-]+\Z")
 _COOKIE_PAIR = lazy(r"[\w.\-]+=([^;\s\"']{8,})")
 
 
@@ -103,6 +109,8 @@ def name_kind(name):
         return "strong"
     if last in _STRONG_AFTER_PREFIX and prev:  # DB_PASS; a render_pass must look random
         return "strong" if prev in _PASS_OWNERS or name.isupper() else "weak"
+    if last == "pwd" and not prev:
+        return "pwd"  # an ini's or a connection string's `pwd = ...`; the shell's PWD is a path
     if last == "key":
         if prev in _KEY_STRONG_OWNERS:
             return "strong"
@@ -176,6 +184,9 @@ def find_named_secrets(text):
         while start < end and text[start] in "-.":
             dashes += text[start] == "-"
             start += 1
+        if dashes == 1 and not text.startswith(("=", ":"), end) and \
+                _ATTACHED.match(text, start, end):
+            continue  # -pS3cretPw: a short option and its value, not a name (s3)
         kind = name_kind(text[start:end])
         if kind is not None:
             span = _judge(text, start, end, dashes, kind)
@@ -200,6 +211,11 @@ def _judge(text, start, end, dashes, kind):
         return _query_value(text, end, kind)
     if kind == "signature":
         return None
+    if kind in ("strong", "weak", "strict"):
+        block = yaml_block(text, start, end,
+                           lambda value, quoted: _accepts(kind, value, quoted))
+        if block:
+            return block
     if before == "<":
         match = _XML_VALUE.match(text, end)
         if match and _accepts(kind, match.group("word").strip(), True):
@@ -210,12 +226,16 @@ def _judge(text, start, end, dashes, kind):
         return None
     spaced = not after.group("sep").strip()
     if spaced:  # only an option or a .netrc entry gives a value after a space
-        option = dashes and not _MYSQL.search(text, _line_start(text, start), start)
+        option = dashes and not _MYSQL.search(text, line_start(text, start), start)
         netrc = not dashes and name.lower() == "password" and \
             _NETRC.search(text, max(0, start - 500), start)
         if after.group("close") or not (option or netrc) or text.startswith("-", after.end("sep")):
             return None
         kind = "strong" if netrc else kind
+    if kind == "pwd":  # only given by `=`: "pwd: command not found" is the shell's
+        if after.group("sep").strip() != "=":
+            return None
+        kind = "strong"
     outer = before if before in ("'", '"') else ""  # -H 'Cookie: ...' ends at its quote
     if kind == "authorization":
         return _authorization(text, after.end("sep"), outer)
@@ -228,6 +248,8 @@ def _judge(text, start, end, dashes, kind):
     quoted = group != "word"
     if not quoted:
         value_end = _trim_word(text, value_start, value_end)
+        if kind == "strong" and ini_line(text, start, name, after.group("sep")):
+            value_end = line_value_end(text, value_end)  # password = My Long Pass Phrase
     value = text[value_start:value_end]
     if not quoted and _code(text, value, value_end, name):
         return None
@@ -236,25 +258,9 @@ def _judge(text, start, end, dashes, kind):
         return None  # prose: "password: must be at least 8 characters"
     if not _accepts(kind, value, quoted):
         return None
-    if yaml and kind == "strong" and not text[_line_start(text, start):start].strip(" \t-"):
-        value_end = _yaml_end(text, value_end)  # a YAML key's plain value runs to the line's end
+    if yaml and kind == "strong" and not text[line_start(text, start):start].strip(" \t-"):
+        value_end = yaml_end(text, value_end)  # a YAML key's plain value runs to the line's end
     return value_start, value_end
-
-
-def _line_start(text, at):
-    return text.rfind("\n", max(0, at - 500), at) + 1 or max(0, at - 500)
-
-
-def _yaml_end(text, at):
-    """The end of a YAML plain value that goes on after a space (p@ss w0rd), before a
-    comment and trailing space."""
-    line_end = text.find("\n", at)
-    line_end = len(text) if line_end < 0 else line_end
-    comment = text.find(" #", at, line_end)
-    end = line_end if comment < 0 else comment
-    while end > at and text[end - 1] in " \t\r":
-        end -= 1
-    return end
 
 
 def _accepts(kind, value, quoted):
@@ -278,7 +284,7 @@ def _query_value(text, end, kind):
     elif kind == "signature":
         ok = len(value) >= 8
     else:
-        ok = len(value) >= 4 and kind in ("strong", "weak")
+        ok = len(value) >= 4 and kind in ("strong", "weak", "pwd")
     return match.span("word") if ok else None
 
 

@@ -1,6 +1,7 @@
-"""Secrets known by their own shape (redactor s2): provider tokens, private-key blocks,
-passwords in URLs, and credentials given to a command on its line. Imports nothing of the
-package.
+"""Secrets known by their own shape (redactor s3, the current one): provider tokens,
+private-key blocks, passwords in URLs, a .pgpass line's password, password hashes, and
+credentials given to a command on its line. Imports nothing of the package but the lazy
+patterns. Redactor s2's finders are kept as they were in redact_s2_shapes.py.
 
 Each finder takes a text and yields (start, end) spans of secret values; redact.py joins
 the spans of every finder and replaces each joined span once. A span covers the whole value
@@ -71,6 +72,7 @@ _TOKENS = lazy(
   | shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}                                      # Shopify
   | AGE-SECRET-KEY-1[0-9A-Z]{58}                                            # age
   | dapi[a-f0-9]{32}(?![A-Za-z0-9])                                         # Databricks
+  | lin_api_[A-Za-z0-9]{40,}                                                # Linear (s3)
     """,
     re.X,
 )
@@ -186,8 +188,11 @@ def find_url_credentials(text):
 # Credentials a command takes on its line, where the option alone says nothing of a
 # secret's name: curl -u user:password, mysql -pPASSWORD (attached: `-p db` prompts),
 # sshpass -p, docker login -p, redis-cli -a, openssl -passin pass:...
+# s3: ldapsearch -w (OpenLDAP's tools), zip -P, 7z -pPASSWORD, gh secret set --body.
 _COMMANDS = lazy(r"(?<![\w/.\-])(?:curl|https?|xh|mysql\w*|mariadb\w*|sshpass|docker|"
-                       r"podman|nerdctl|buildah|skopeo|helm|oras|redis-cli|openssl)(?=[ \t])")
+                       r"podman|nerdctl|buildah|skopeo|helm|oras|redis-cli|openssl|"
+                       r"ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn|exop)|"
+                       r"zip|zipcloak|unzip|7z[arz]?|gh)(?=[ \t])")
 # Where a command's own words end: the next line, or the next command of a list or pipe.
 _COMMAND_END = lazy(r"\n|&&|\|\||;[ \t]|[ \t]\|[ \t]")
 _QUOTED_OR_WORD = r"(?:\"(?P<dq>[^\"\n]*)\"|'(?P<sq>[^'\n]*)'|(?P<word>[^\s\"'`;|&]+))"
@@ -201,23 +206,33 @@ _COMMAND_SECRETS = {
     "login": lazy(r"(?<!\S)-p[ \t]+" + _QUOTED_OR_WORD),
     "redis": lazy(r"(?<!\S)-a[ \t]+" + _QUOTED_OR_WORD),
     "openssl": lazy(r"(?<!\S)-pass(?:in|out)?[ \t]+[\"']?pass:(?P<value>[^\s\"']+)"),
+    "ldap": lazy(r"(?<!\S)-w[ \t]*" + _QUOTED_OR_WORD),
+    "ldappasswd": lazy(r"(?<!\S)-[wsa][ \t]*" + _QUOTED_OR_WORD),
+    "zip": lazy(r"(?<!\S)-P[ \t]+" + _QUOTED_OR_WORD),
+    "7z": lazy(r"(?<!\S)-p" + _QUOTED_OR_WORD),
+    "gh": lazy(r"(?<!\S)(?:-b|--body)(?:[ \t]+|=)" + _QUOTED_OR_WORD),
 }
 _COMMAND_KIND = {"curl": "curl", "http": "http", "https": "http", "xh": "http",
-                 "sshpass": "login", "redis-cli": "redis", "openssl": "openssl"}
+                 "sshpass": "login", "redis-cli": "redis", "openssl": "openssl",
+                 "ldappasswd": "ldappasswd", "zip": "zip", "zipcloak": "zip", "unzip": "zip",
+                 "7z": "7z", "7za": "7z", "7zr": "7z", "7zz": "7z", "gh": "gh"}
 
 
 def find_command_credentials(text):
     """Spans of passwords given to a command by an option that does not name a secret."""
     for command in _COMMANDS.finditer(text):
         word = command.group(0)
-        kind = _COMMAND_KIND.get(word) or ("mysql" if word.startswith(("mysql", "mariadb"))
-                                           else "docker")
+        kind = _COMMAND_KIND.get(word) or (
+            "mysql" if word.startswith(("mysql", "mariadb")) else
+            "ldap" if word.startswith("ldap") else "docker")
         stop = _COMMAND_END.search(text, command.end())
         line_end = stop.start() if stop else len(text)
         if kind == "docker":  # only their `login` takes a password
             if not re.search(r"\blogin\b", text[command.end():line_end]):
                 continue
             kind = "login"
+        if kind == "gh" and not re.search(r"\bsecret[ \t]+set\b", text[command.end():line_end]):
+            continue  # only `gh secret set` takes a secret as its --body
         for match in _COMMAND_SECRETS[kind].finditer(text, command.end(), line_end):
             found = match.groupdict()
             name = next((g for g in ("value", "dq", "sq", "word") if found.get(g)), None)
@@ -237,5 +252,39 @@ def find_bearer_tokens(text):
             yield match.span("value")
 
 
+# A .pgpass line (PostgreSQL's password file): hostname:port:database:username:password,
+# a field `*` or with `\:` escaped, on a line of its own; the password is the rest of it.
+_PGPASS = lazy(r"^[ \t]*(?:[^\s:\\]|\\.)+:(?:[0-9]{1,5}|\*):(?:(?:[^\s:\\]|\\.)+:){2}"
+               r"(?P<value>[^\n]*?)[ \t\r]*$", re.M)
+
+
+def find_pgpass_lines(text):
+    """Spans of the passwords of .pgpass lines."""
+    if text.count(":") < 4:
+        return
+    for match in _PGPASS.finditer(text):
+        value = match.group("value")
+        fields = match.group(0).strip().split(":")
+        if value and not placeholder(value) and not all(f.isdigit() for f in fields):
+            yield match.span("value")
+
+
+# Password hashes: crypt(3)'s $id$salt$hash (MD5 $1$, Apache $apr1$, bcrypt $2y$, SHA-256/512
+# $5$ $6$, yescrypt $y$), as .htpasswd and /etc/shadow hold them, and LDAP's {SHA}base64.
+_CRYPT = lazy(r"\$(?:apr1|1|2[abxy]|5|6|y|gy|7|md5|sha1)\$(?:[A-Za-z0-9./=,]+\$){1,3}"
+              r"[A-Za-z0-9./]{8,}")
+_LDAP_HASH = lazy(r"\{(?:S?SHA(?:256|384|512)?|S?MD5|CRYPT|PBKDF2[\w-]*)\}"
+                  r"(?P<value>[A-Za-z0-9+/.$]{16,}={0,2})")
+
+
+def find_password_hashes(text):
+    """Spans of password hashes of a known scheme."""
+    for match in _CRYPT.finditer(text):
+        if not match.start() or text[match.start() - 1] not in _WORD | {"$"}:
+            yield match.span()
+    for match in _LDAP_HASH.finditer(text):
+        yield match.span("value")
+
+
 FINDERS = (find_tokens, find_key_blocks, find_url_credentials, find_command_credentials,
-           find_bearer_tokens)
+           find_bearer_tokens, find_pgpass_lines, find_password_hashes)

@@ -14,7 +14,7 @@ from ..answers import CODE_TEXT, CONTRADICTED, NOT_SHOWN, SHOWN
 from ..audit.replay import replay_receipt
 from ..audit.verify import receipt_redacted, verify_reply
 from ..check.rules import RULES
-from ..hooks.claims import split_claims
+from ..hooks.claims import split_redacted
 from ..logs import FORMATS, log_notes, read_log
 from ..pair.claim import FACTS, MODELS, check_claim
 from ..readers import READERS, usable_readers
@@ -210,18 +210,24 @@ def run_rederive_receipt(arguments, settings):
 SPLIT_INPUT = _obj({"message": _text("the agent's message, as it would say it")},
                    ["message"])
 SPLIT_OUTPUT = _obj({
-    "claims": _list(_obj({"text": _text("the claim, as the message says it"),
+    "claims": _list(_obj({"text": _text("the claim, as the message says it (credentials "
+                                        "replaced by [REDACTED])"),
                           "start": {"type": "integer", "description": "where it starts in "
-                                                                      "the message"},
+                                                                      "the message, its "
+                                                                      "credentials replaced "
+                                                                      "by [REDACTED]"},
                           "end": {"type": "integer", "description": "where it ends"}},
                          ["text", "start", "end"]),
                     "the claims of finished work, in order (a plan or a question is none)"),
-}, ["claims"])
+    "redactions": {"type": "integer", "description": "credentials in the message replaced "
+                                                     "by [REDACTED] before it was split"},
+}, ["claims", "redactions"])
 
 
 def run_split_claims(arguments, settings):
-    return {"claims": [{"text": c.text, "start": c.start, "end": c.end}
-                       for c in split_claims(arguments["message"])]}
+    claims, count = split_redacted(arguments["message"], settings.redact)
+    return {"claims": [{"text": c.text, "start": c.start, "end": c.end} for c in claims],
+            "redactions": count}
 
 
 TOOLS = {tool.name: tool for tool in (

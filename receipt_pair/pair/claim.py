@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Union, ca
 from ..answers import NOT_SHOWN
 from ..check.render import Shown
 from ..check.rules import Quote, combine
-from ..errors import InputError, ModelCallFailed, ServerError, UsageError
-from ..facts import table as facts_table
+from ..errors import InputError, ModelCallFailed, ServerError, ServerUnreachable, UsageError
+from ..facts import reading as facts_reading, table as facts_table
 from ..facts.decision import Decision
 from ..logs.redact import redact as redact_text
 from ..turn import Turn, turn_from_json
@@ -97,12 +97,13 @@ def redacted(text, settings):
     return redact_text(text)[0] if settings.redact and isinstance(text, str) else text
 
 
-def decide_by_facts(claim, turns, settings):
+def decide_by_facts(claim, turns, settings, events=None):
     """The ClaimResult the facts give, with no model asked, or None where they do not
-    settle the claim (or the settings ask the models alone)."""
+    settle the claim (or the settings ask the models alone). `events`, the turns' events
+    read once (facts.reading.read_events), spares reading them again for every claim."""
     if not settings.facts:
         return None
-    decision = facts_table.decide(claim, turns)
+    decision = facts_table.decide(claim, turns, log=events)
     if decision is None:
         return None
     quotes = () if decision.answer == NOT_SHOWN else (
@@ -202,18 +203,22 @@ SHARE_PROMPT = {"cache_prompt": True}
 
 @dataclass
 class Checked:
-    """One claim of several: its ClaimResult, or why it has none."""
+    """One claim of several: its ClaimResult, or why it has none. `over_cap`: the claim
+    needed a model, and was past the `max_asked` claims asked; it was not checked."""
 
     claim: str
     result: object = None
     error: str = ""
+    over_cap: bool = False
 
 
 def check_claims(claims, turns, settings=None, *, client=None, deadline=None,
-                 share_prompt=True, cache_prompt=None):
+                 share_prompt=True, cache_prompt=None, max_asked=None):
     """Several claims about one log, asked the quick way: a [Checked] per claim, in order.
 
-    The facts decide first, claim by claim; only the claims they leave are asked.
+    The facts decide first, every claim, with no model and no server: what they settle is
+    returned whatever happens to the models. Only the claims they leave are asked, at most
+    `max_asked` of them (None: all), in order; the rest come back `over_cap`, unasked.
 
     With `share_prompt` and a reader that picks a menu, every claim is shown one menu picked
     for all of them, model A is asked every claim in turn and then model B, and each request
@@ -222,17 +227,41 @@ def check_claims(claims, turns, settings=None, *, client=None, deadline=None,
     `cache_prompt` True or False asks for the cache, or against it, whatever `share_prompt`
     says (a benchmark's cold run of the same requests); None leaves it to `share_prompt`.
     `deadline` (time.monotonic()) bounds the whole: a claim whose models could not both be
-    asked before it gets an error saying so. A server that cannot be reached stops all."""
+    asked before it gets an error saying so. A server that cannot be reached stops the
+    asking: every claim left unanswered gets that error ("server down: ..."), and what was
+    answered before it, the facts' answers first of all, stands."""
     settings = (settings or Settings()).checked()
-    reader = settings.reader
     turns = as_turns(turns)
     every = [redacted(claim, settings) for claim in claims]
-    decided = {index: decide_by_facts(claim, turns, settings) for index, claim in
-               enumerate(every)}
-    claims = [claim for index, claim in enumerate(every) if decided[index] is None]
-    if not claims:
-        return [Checked(claim, decided[index]) for index, claim in enumerate(every)]
-    client = client or settings.client()
+    events = facts_reading.read_events(turns) if settings.facts else None
+    decided = [decide_by_facts(claim, turns, settings, events) for claim in every]
+    left = [index for index, result in enumerate(decided) if result is None]
+    asked = left if max_asked is None else left[:max(0, max_asked)]
+    out = [Checked(claim, result) for claim, result in zip(every, decided)]
+    for index in left[len(asked):]:
+        out[index] = Checked(every[index], over_cap=True,
+                             error=f"not checked: over the {max_asked} claims asked at once")
+    if asked:
+        answered = _ask_claims([every[index] for index in asked], turns, settings,
+                               client, deadline, (share_prompt, cache_prompt))
+        for index, checked in zip(asked, answered):
+            out[index] = checked
+    return out
+
+
+def _stopped(exc):
+    """What a claim left unasked says when a ServerError stopped the asking."""
+    hint = getattr(exc, "cli_hint", None)
+    line = f"{exc} ({hint})" if hint else str(exc)
+    return f"server down: {line}" if isinstance(exc, ServerUnreachable) else line
+
+
+def _ask_claims(claims, turns, settings, client, deadline, sharing):
+    """A [Checked] for each of `claims` (none the facts settled), asked the quick way
+    (check_claims). A ServerError that stops the asking (a server that cannot be reached)
+    is every unanswered claim's error; what both models answered before it is kept."""
+    share_prompt, cache_prompt = sharing
+    reader = settings.reader
     menu_claims = claims if share_prompt and reader.menu and len(claims) > 1 else None
     if cache_prompt is None:
         shared = dict(SHARE_PROMPT) if share_prompt else {}
@@ -244,26 +273,31 @@ def check_claims(claims, turns, settings=None, *, client=None, deadline=None,
     from .ask import ask
 
     answers = {"A": [None] * len(claims), "B": [None] * len(claims)}
-    for arm in ARMS:
-        for index, claim in enumerate(claims):
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left < 1 or (arm == "B" and answers["A"][index] is None):
-                continue
-            partner = answers["A"][index].checked if arm == "B" and reader.partner else None
-            asker = client if left is None else client.with_timeout(min(settings.timeout, left))
-            answers[arm][index] = ask(asker, asked, arm, claim, shown[index], partner)
-    asked_out = []
+    stopped = None
+    try:
+        client = client or settings.client()
+        for arm in ARMS:
+            for index, claim in enumerate(claims):
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left < 1 or (arm == "B"
+                                                     and answers["A"][index] is None):
+                    continue
+                partner = answers["A"][index].checked if arm == "B" and reader.partner \
+                    else None
+                asker = client if left is None else \
+                    client.with_timeout(min(settings.timeout, left))
+                answers[arm][index] = ask(asker, asked, arm, claim, shown[index], partner)
+    except ServerError as exc:
+        stopped = _stopped(exc)
+    out = []
     for index, claim in enumerate(claims):
         a, b = answers["A"][index], answers["B"][index]
         if a is None or b is None:
-            asked_out.append(Checked(claim, error="not checked: the time for this stop ran "
-                                                  "out"))
+            out.append(Checked(claim, error=stopped or "not checked: the time for this stop "
+                                                       "ran out"))
         else:
-            asked_out.append(Checked(claim, combine_models(claim, shown[index], [a, b],
-                                                           settings)))
-    answered = iter(asked_out)
-    return [Checked(claim, decided[index]) if decided[index] is not None else next(answered)
-            for index, claim in enumerate(every)]
+            out.append(Checked(claim, combine_models(claim, shown[index], [a, b], settings)))
+    return out
 
 
 def as_turns(turns):

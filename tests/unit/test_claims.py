@@ -224,6 +224,72 @@ class Statuses(unittest.TestCase):
                                            "context": "Bumped the image tag to v1.4.2"})
 
 
+class Admissions(unittest.TestCase):
+    """An admitted failure is never a claim of success (red-team case c10-03): a sentence
+    that admits one makes no claim, and a claim of running something is read with the
+    failure it admits right after it (claim_admits.py); a claim of a result is not."""
+
+    HONEST = "I fixed the parser's crash and ran the tests. One still fails (test_empty); " \
+             "it expects the old behaviour, so I left it for you to decide."
+    READ_WITH = [
+        (HONEST, [("I fixed the parser's crash", "I fixed the parser's crash"),
+                  ("ran the tests", "ran the tests. One still fails (test_empty); it expects "
+                                    "the old behaviour, so I left it for you to decide")]),
+        ("Ran pytest. test_empty still fails.",
+         [("Ran pytest", "Ran pytest. test_empty still fails")]),
+        ("I ran the tests, 1 failed.", [("I ran the tests, 1 failed", "I ran the tests, 1 failed")]),
+        ("I ran `pytest -q`; one still fails.",
+         [("I ran `pytest -q`; one still fails", "I ran `pytest -q`; one still fails")]),
+    ]
+    LEFT_ALONE = [
+        # a claim of a result: a failure beside it does not make it true
+        ("All tests pass. One still fails.", [("All tests pass", "All tests pass")]),
+        ("Pushed to main. The build still fails.", [("Pushed to main", "Pushed to main")]),
+        # a question, a condition, words that admit nothing
+        ("Ran the tests. Should I fix the failing one?", [("Ran the tests", "Ran the tests")]),
+        ("Ran the tests. It fails only when the cache is cold.",
+         [("Ran the tests", "Ran the tests")]),
+        ("Ran the tests. It took 3 minutes.", [("Ran the tests", "Ran the tests")]),
+        ("Ran the tests. No failures.", [("Ran the tests", "Ran the tests")]),
+        # not a run that can fail
+        ("I have implemented the loss. It errors on empty batches.",
+         [("I have implemented the loss", "I have implemented the loss")]),
+        # the next line is another row
+        ("- Ran the tests\n- test_empty still fails", [("Ran the tests", "Ran the tests")]),
+    ]
+    NOT_CLAIMS = ["One still fails.", "test_empty still fails.", "One still fails (test_empty).",
+                  "The tests still fail.", "2 tests still fail; I left them for you."]
+
+    def test_a_claim_of_running_is_read_with_the_failure_it_admits(self):
+        for message, claims in self.READ_WITH:
+            with self.subTest(message):
+                self.assertEqual(found(message), claims)
+                for claim in split_claims(message):
+                    assert_holds(self, message, claim)
+
+    def test_a_claim_of_a_result_and_other_neighbours_are_left_alone(self):
+        for message, claims in self.LEFT_ALONE:
+            with self.subTest(message):
+                self.assertEqual(found(message), claims)
+
+    def test_an_admission_alone_is_no_claim(self):
+        for message in self.NOT_CLAIMS:
+            with self.subTest(message):
+                self.assertEqual(split_claims(message), [])
+
+    def test_the_admission_is_the_context_and_the_span_stays(self):
+        claim = split_claims(self.HONEST)[1]
+        self.assertEqual((claim.start, claim.end), (31, 44))
+        self.assertEqual(claim.context, "One still fails (test_empty); it expects the old "
+                                        "behaviour, so I left it for you to decide")
+
+    def test_a_line_of_thousands_of_runs_and_failures_splits_at_once(self):
+        message = " ".join("Ran pytest. test_a still fails." for _ in range(2000))
+        claims = split_claims(message)
+        self.assertEqual(len(claims), 2000)
+        self.assertTrue(all(c.context == "test_a still fails" for c in claims))
+
+
 class ResultTables(unittest.TestCase):
     """A table of results is read row by row (claim_tables.py), both ways."""
 
@@ -473,6 +539,23 @@ class ClaimsCommand(unittest.TestCase):
         self.assertEqual(status, 0)
         self.assertEqual([c["text"] for c in json.loads(out)],
                          ["Pushed fix/parser", "the suite is green"])
+
+    def test_credentials_in_the_message_are_redacted_first(self):
+        # red-team case c8-03: no token in clear; the spans are of the redacted message
+        token = "ghp_Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8"
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+            handle.write(f"I pushed to main with GITHUB_TOKEN={token}; all tests pass.")
+        self.addCleanup(os.unlink, handle.name)
+        status, out, err = run_cli("claims", "--message", handle.name, "--json")
+        self.assertEqual(status, 0)
+        self.assertNotIn(token, out + err)
+        claims = json.loads(out)
+        self.assertEqual([(c["text"], c["start"], c["end"]) for c in claims],
+                         [("I pushed to main with GITHUB_TOKEN=[REDACTED]", 0, 45),
+                          ("all tests pass", 47, 61)])
+        self.assertIn("1 credential(s) in the message replaced by [REDACTED]", err)
+        status, out, _ = run_cli("claims", "--message", handle.name, "--no-redact")
+        self.assertIn(token, out)  # asked for: the message as it is
 
 
 if __name__ == "__main__":

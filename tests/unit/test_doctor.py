@@ -3,8 +3,11 @@ temporary HOME and project folders. Each model is asked one question of a single
 (max_tokens 1), once however many hook commands name it; what the set-up would fail on is
 a problem (exit 8), and the honest set-up passes."""
 
+import functools
+import http.server
 import json
 import os
+import threading
 from unittest import mock
 
 from receipt_pair.errors import EXIT_SETUP
@@ -100,6 +103,70 @@ class Server(DoctorTest):
             self.assertIn("a one-token question got no answer", check["said"])
             self.assertIn("HTTP 404", check["said"])
             self.assertIn("/v1 or /api/v1", check["fix"])
+
+    def web_server(self, handler):
+        """A real web server that is no model server, on a port of its own; its URL."""
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        self.addCleanup(thread.join)
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        return f"http://127.0.0.1:{server.server_address[1]}"
+
+    def test_a_file_server_is_no_model_server(self):
+        # python3 -m http.server (red-team case c11-01): 404 to the model list, 501 to chats
+        folder = self.path("www")
+        os.makedirs(folder)
+        handler = functools.partial(QuietFiles, directory=folder)
+        status, checks = self.doctor(base_url=self.web_server(handler) + "/v1")
+        self.assertEqual(status, EXIT_SETUP)
+        server = checks["server"]
+        self.assertFalse(server["ok"])
+        self.assertIn("but not as a model server", server["said"])
+        self.assertIn("/v1/models) answered HTTP 404", server["said"])
+        self.assertIn("--base-url", server["fix"])
+        self.assertNotIn("OpenAI-compatible server", server["said"])
+
+    def test_a_file_server_with_a_model_list_is_no_model_server_either(self):
+        # the red-team's third base: a static file that looks like a model list, and 501
+        # to every chat
+        folder = self.path("www")
+        os.makedirs(os.path.join(folder, "v1"))
+        with open(os.path.join(folder, "v1", "models"), "w") as handle:
+            json.dump({"data": [{"id": "A"}, {"id": "B"}]}, handle)
+        handler = functools.partial(QuietFiles, directory=folder)
+        status, checks = self.doctor(base_url=self.web_server(handler) + "/v1")
+        self.assertEqual(status, EXIT_SETUP)
+        self.assertFalse(checks["server"]["ok"])
+        self.assertIn("it lists A, B, but no model answered a chat question",
+                      checks["server"]["said"])
+
+    def test_a_model_server_that_lists_other_models_is_one(self):
+        # the models are at fault, not the server: the server line stays OK
+        status, checks = self.doctor(base_url=self.web_server(ListsOther) + "/v1")
+        self.assertEqual(status, EXIT_SETUP)
+        self.assertTrue(checks["server"]["ok"], checks["server"])
+        self.assertIn("not among the models the server lists (other)", checks["model A"]["said"])
+
+    def test_a_web_page_for_every_request_is_no_model_server(self):
+        for body in (b"<html><body>Welcome to nginx!</body></html>", b"{}",
+                     b'{"choices": []}'):
+            with self.subTest(body):
+                status, checks = self.doctor(base_url=self.web_server(
+                    functools.partial(Always, body)) + "/v1")
+                self.assertEqual(status, EXIT_SETUP)
+                self.assertFalse(checks["server"]["ok"])
+                self.assertIn("not as a model server", checks["server"]["said"])
+
+    def test_a_server_of_unknown_kind_with_an_openai_model_list_is_one(self):
+        body = (b'{"object": "list", "data": [{"id": "A"}, {"id": "B"}], "choices": '
+                b'[{"message": {"role": "assistant", "content": "OK"}}]}')
+        status, checks = self.doctor(base_url=self.web_server(
+            functools.partial(Always, body)) + "/v1")
+        self.assertEqual(status, 0, checks)
+        self.assertEqual(checks["server"]["said"].split(" answers")[0],
+                         "an OpenAI-compatible server of unknown kind")
 
     def test_a_server_that_serves_one_model_of_the_two(self):
         with FakeServer("openai") as fake:
@@ -369,3 +436,53 @@ class Ledger(DoctorTest):
                 self.assertFalse(checks["ledger"]["ok"])
                 self.assertIn(words, checks["ledger"]["said"])
                 self.assertTrue(checks["ledger"]["fix"])
+
+
+class QuietFiles(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class Always(http.server.BaseHTTPRequestHandler):
+    """Answers every request 200 with one body, whatever it asks."""
+
+    def __init__(self, body, *args, **kwargs):
+        self.body = body
+        super().__init__(*args, **kwargs)
+
+    def answer(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        self.rfile.read(length)
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(self.body)))
+        self.end_headers()
+        self.wfile.write(self.body)
+
+    do_GET = do_POST = answer
+
+    def log_message(self, *args):
+        pass
+
+
+class ListsOther(http.server.BaseHTTPRequestHandler):
+    """A model server that serves another model: its list names it, a chat for any other is
+    refused as OpenAI's API refuses it."""
+
+    def reply(self, status, value):
+        body = json.dumps(value).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        self.reply(200, {"object": "list", "data": [{"id": "other", "object": "model"}]})
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.reply(404, {"error": {"message": "model not found", "type": "not_found"}})
+
+    def log_message(self, *args):
+        pass
+

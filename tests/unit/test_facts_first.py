@@ -9,10 +9,11 @@ import sys
 from unittest import mock
 
 from receipt_pair import Settings, check_claim
+from receipt_pair.hooks.stop import MAX_CLAIMS, MAX_DECIDED
 from receipt_pair.pair.claim import check_claims
 from receipt_pair.turn import Turn
 
-from tests.fakeserver import FakeServer, answer
+from tests.fakeserver import FakeServer, Reply, answer
 from tests.helpers import DATA, EXAMPLES, TempDirTest, closed_port, run_cli
 
 PUSH_OK = os.path.join(EXAMPLES, "push-ok.json")
@@ -264,3 +265,173 @@ class BlockFacts(FactsOn):
         out = self.stop([("pytest -q", "12 passed in 0.41s", False)], "All tests pass.",
                         "--not-shown", "block-facts")
         self.assertNotIn("decision", out)
+
+
+RED_CALLS = [("pytest -q", "..F..\nFAILED tests/test_p.py::test_empty - AssertionError\n"
+                           "1 failed, 4 passed in 0.31s", True),
+             ("git push origin main", "To github.com:acme/app.git\n ! [rejected]        main "
+                                      "-> main (fetch first)\nerror: failed to push some refs",
+              True)]
+GREEN_CALLS = [("pytest -q", ".....\n5 passed in 0.31s", False),
+               ("git push origin main", "To github.com:acme/app.git\n   1a2b3c4..5d6e7f8  "
+                                        "main -> main", False)]
+
+
+class StopsTheFactsDecide(BlockFacts):
+    """The facts decide every claim of a stop first, with no model and no server: a server
+    that is down leaves only the claims that need a model unchecked (red-team case c10-01),
+    and the cap on claims asked of the models never hides a claim the facts settle (c10-07)."""
+
+    def stop_with(self, calls, message, models=None):
+        """Run the stop against a fake server whose models answer `models` (None: the
+        server is down); (what the agent reads, what the person reads, questions asked)."""
+        if models is None:
+            out = self.stop(calls, message)
+            return out, out.get("systemMessage", ""), []
+        with FakeServer() as fake:
+            fake.default = models
+            down, self.down = self.down, fake.base_url
+            try:
+                out = self.stop(calls, message, "--model-a", "qa", "--model-b", "qb")
+            finally:
+                self.down = down
+            return out, out.get("systemMessage", ""), fake.chats("qa")
+
+    def test_server_down_blocks_on_the_facts_and_names_only_the_model_claim(self):
+        out, said, _ = self.stop_with(RED_CALLS, "Fixed the parser. All tests pass and I "
+                                                 "pushed to main.")
+        self.assertEqual(out.get("decision"), "block")
+        self.assertIn("Your log contradicts 2 claims", out["reason"])
+        self.assertIn('"All tests pass"', out["reason"])
+        self.assertIn('"I pushed to main"', out["reason"])
+        self.assertIn('1 claim could not be checked (not held against you): "Fixed the '
+                      'parser"', out["reason"])
+        self.assertIn("could not check 1 claim", said)
+        self.assertIn("server down", said)
+        records = [read for read in map(self.record, sorted(os.listdir(self.path("r"))))
+                   if read]
+        self.assertEqual(sorted(r["answer"] or "none" for r in records),
+                         ["contradicted", "contradicted", "none"])
+
+    def test_server_down_on_a_green_log_lets_the_agent_stop_naming_the_model_claim(self):
+        out, said, _ = self.stop_with(GREEN_CALLS, "Fixed the parser. All tests pass and I "
+                                                   "pushed to main.")
+        self.assertNotIn("decision", out)
+        self.assertIn('could not check 1 claim', said)
+        self.assertNotIn("All tests pass", said)
+
+    def test_a_model_that_fails_still_lets_the_facts_block(self):
+        out, said, _ = self.stop_with(RED_CALLS, "Fixed the parser. All tests pass and I "
+                                                 "pushed to main.",
+                                      models=lambda body: Reply(500, "boom"))
+        self.assertEqual(out.get("decision"), "block")
+        self.assertIn("Your log contradicts 2 claims", out["reason"])
+
+    def test_an_admitted_failure_is_not_held_against_the_agent(self):
+        failed = RED_CALLS[:1]
+        out, said, _ = self.stop_with(failed, "I fixed the parser's crash and ran the tests. "
+                                              "One still fails (test_empty); it expects the "
+                                              "old behaviour, so I left it for you to decide.")
+        self.assertNotIn("decision", out)
+        self.assertNotIn("contradicts", said)
+
+    def test_a_claim_of_success_beside_the_failure_still_blocks(self):
+        out, _, _ = self.stop_with(RED_CALLS[:1], "All tests pass. One still fails.")
+        self.assertEqual(out.get("decision"), "block")
+        self.assertIn('"All tests pass": the tests failed', out["reason"])
+
+    def message_of_edits(self, count, ending="All tests pass and the branch is pushed."):
+        return "## Changes made\n" + "".join(
+            f"- Updated `src/mod{n}.py` to use the new parser API\n"
+            for n in range(1, count + 1)) + "\n" + ending
+
+    def test_the_cap_on_model_claims_never_hides_what_the_facts_contradict(self):
+        out, said, asked = self.stop_with(RED_CALLS, self.message_of_edits(13),
+                                          models=lambda body: answer("not_shown"))
+        self.assertEqual(out.get("decision"), "block")
+        self.assertIn('"All tests pass and the branch is pushed": the tests failed',
+                      out["reason"])
+        self.assertEqual(len(asked), MAX_CLAIMS)  # the edits, up to the cap
+        self.assertIn("1 more claim was not checked", out["reason"])
+        self.assertIn("src/mod13.py", out["reason"])
+
+    def test_past_the_cap_on_a_green_log_the_agent_stops_and_the_rest_are_named(self):
+        out, said, asked = self.stop_with(GREEN_CALLS, self.message_of_edits(13),
+                                          models=lambda body: answer("not_shown"))
+        self.assertNotIn("decision", out)
+        self.assertEqual(len(asked), MAX_CLAIMS)
+        self.assertIn("1 more claim was not checked", said)
+        self.assertIn("src/mod13.py", said)
+        over = said.split("not checked", 1)[1].splitlines()[0]
+        self.assertNotIn("mod12.py", over)
+
+    def test_the_facts_read_at_most_max_decided_claims(self):
+        message = "\n".join(f"- Pushed to main{n}." for n in range(MAX_DECIDED + 5))
+        out, said, asked = self.stop_with(GREEN_CALLS, message,
+                                          models=lambda body: answer("not_shown"))
+        self.assertIn("5 more claims were not checked", said + out.get("reason", ""))
+        self.assertEqual(len(os.listdir(self.path("r"))), MAX_DECIDED + 1)  # and the state
+
+    def record(self, name):
+        if name.endswith("state.json"):
+            return None
+        with open(os.path.join(self.path("r"), name)) as handle:
+            return json.load(handle)
+
+    def test_check_claims_returns_the_facts_with_the_server_down(self):
+        checked = check_claims([claim for claim in ("the tests pass", "I pushed to main",
+                                                    "The docs explain the flag")],
+                               [Turn(cmd, out, 1 if failed else 0)
+                                for cmd, out, failed in RED_CALLS],
+                               Settings(base_url=self.down, model_a="qa", model_b="qb"))
+        self.assertEqual([c.result and c.result.answer for c in checked],
+                         ["contradicted", "contradicted", None])
+        self.assertIn("server down", checked[2].error)
+        self.assertIn("cannot reach the model server", checked[2].error)
+
+    def test_check_claims_caps_only_the_claims_the_models_are_asked(self):
+        turns = [Turn(cmd, out, 1 if failed else 0) for cmd, out, failed in RED_CALLS]
+        claims = [f"Updated mod{n}.py" for n in range(3)] + ["the tests pass"]
+        with FakeServer() as fake:
+            fake.default = answer("not_shown")
+            checked = check_claims(claims, turns, Settings(base_url=fake.base_url,
+                                                           model_a="qa", model_b="qb"),
+                                   max_asked=2)
+            self.assertEqual(len(fake.chats("qa")), 2)
+        self.assertEqual([c.over_cap for c in checked], [False, False, True, False])
+        self.assertEqual(checked[3].result.answer, "contradicted")
+        self.assertIsNone(checked[2].result)
+
+
+class SecretInTheFinalMessage(FactsOn):
+    """A token in the final message (in the hook's input and in the session file) is no
+    reason to say the session did not show it (red-team case c8-05): both are compared
+    redacted. A session that really lacks the message still says so."""
+
+    TOKEN = "ghp_" + "Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8"
+
+    def stop(self, in_session, in_input, *options):
+        session = self.path("session.jsonl")
+        claude_session(session, GREEN_CALLS, in_session)
+        hook_input = self.write("hook.json", json.dumps({
+            "session_id": "s1", "transcript_path": session, "cwd": self.dir,
+            "hook_event_name": "Stop", "stop_hook_active": False,
+            "last_assistant_message": in_input}))
+        status, out, err = run_cli("hook", "claude-code", "--input", hook_input, "--base-url",
+                                   self.down, "--wait", "0", "--receipts", self.path("r"),
+                                   *options)
+        self.assertEqual(status, 0, err)
+        return out, err
+
+    def test_a_token_in_the_message_is_the_same_message(self):
+        message = f"I pushed to main with GITHUB_TOKEN={self.TOKEN}. All tests pass."
+        for options in ((), ("--no-redact",)):
+            with self.subTest(options):
+                out, err = self.stop(message, message, *options)
+                self.assertNotIn("did not show the final message", err)
+        out, err = self.stop(message, message)
+        self.assertNotIn(self.TOKEN, out + err)
+
+    def test_another_message_still_says_so(self):
+        _, err = self.stop(f"Pushed with {self.TOKEN}.", "All tests pass.")
+        self.assertIn("did not show the final message", err)

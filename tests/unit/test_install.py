@@ -140,6 +140,65 @@ class Install(InstallTest):
         self.assertNotIn("--max-blocks 9", stop[0]["command"])
         self.assertEqual(stop[1], {"command": "./hooks/audit.sh"})
 
+    # A user's own hooks that only name receipt-pair's among their arguments (red-team
+    # case c10-10), and the shapes of receipt-pair's own entries (hooks.options.hook_command).
+    LOOKALIKES = ['/home/me/bin/notify --title "receipt-pair hook claude-code"',
+                  "echo receipt-pair hook claude-code is great",
+                  "logger -t receipt-pair hook claude-code",
+                  "bash -c 'receipt-pair hooks-report'", "receipt-pair-notify hook claude-code",
+                  "python3 -m receipt_pair_tools hook claude-code",
+                  # a command of the user's own around ours: install never writes one
+                  "python -m receipt_pair hook claude-code && rm -rf ~/tmp",
+                  "receipt-pair hook claude-code; notify-send done",
+                  "receipt-pair hook claude-code | tee -a ~/hook.log"]
+    OURS = ["receipt-pair hook claude-code", "/usr/local/bin/receipt-pair hook claude-code "
+            "--max-blocks 2", "PYTHONPATH=/src/rp /usr/bin/python3 -m receipt_pair hook "
+            "claude-code", "'/opt/my tools/receipt-pair' hook claude-code --wait 2.0",
+            "python -m receipt_pair hook claude-code",
+            "receipt-pair hook claude-code --extra-a '{\"a\": 1}' --ledger '/tmp/a;b'"]
+
+    def settings_with(self, command):
+        path = os.path.join(self.home, ".claude", "settings.json")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as handle:
+            json.dump({"hooks": {"Stop": [{"hooks": [{"type": "command",
+                                                      "command": command}]}]}}, handle)
+        return path
+
+    def test_a_users_hook_that_only_names_ours_is_kept(self):
+        for command in self.LOOKALIKES:
+            with self.subTest(command):
+                self.assertFalse(ours({"command": command}))
+                path = self.settings_with(command)
+                status, _, err = run_cli("install", "claude-code")
+                self.assertEqual(status, 0, err)
+                stop = load(path)["hooks"]["Stop"]
+                self.assertEqual(stop[0]["hooks"], [{"type": "command", "command": command}])
+                self.assertTrue(ours(stop[1]["hooks"][0]))
+                path = self.settings_with(command)
+                with open(path, "rb") as handle:
+                    before = handle.read()
+                status, out, _ = run_cli("uninstall", "claude-code")
+                self.assertEqual(status, 0)
+                self.assertIn("holds no hook of receipt-pair", out)
+                with open(path, "rb") as handle:
+                    self.assertEqual(handle.read(), before)
+
+    def test_our_own_entries_in_every_shape_are_replaced_and_taken_out(self):
+        for command in self.OURS:
+            with self.subTest(command):
+                self.assertTrue(ours({"command": command}))
+                path = self.settings_with(command)
+                run_cli("install", "claude-code")
+                stop = load(path)["hooks"]["Stop"]
+                self.assertEqual(len(stop), 1)
+                self.assertNotEqual(stop[0]["hooks"][0]["command"], command)
+                self.settings_with(command)
+                status, out, _ = run_cli("uninstall", "claude-code")
+                self.assertEqual(status, 0)
+                self.assertIn("took receipt-pair's hook", out)
+                self.assertEqual(load(path), {})
+
     def test_uninstall_gives_back_the_file_as_it_was(self):
         for agent in FILES:
             with self.subTest(agent):
@@ -190,6 +249,16 @@ class Install(InstallTest):
                             ('{"hooks": {},}\n', "is not JSON"),
                             ('{"hooks": []}\n', "its 'hooks' is not an object of events"),
                             ('{"hooks": {"Stop": {}}}\n', "its 'hooks.Stop' is not a list"),
+                            # a malformed group inside the list (red-team case c10-11)
+                            ('{"hooks": {"Stop": [{"hooks": "nope"}]}}\n',
+                             "a group of its 'hooks.Stop' has a string for 'hooks', not a "
+                             "list of handlers"),
+                            ('{"hooks": {"Stop": [{"matcher": ""}]}}\n',
+                             "has null for 'hooks'"),
+                            ('{"hooks": {"Stop": ["x"]}}\n',
+                             "its 'hooks.Stop' holds a string where an object belongs"),
+                            ('{"hooks": {"Stop": [{"hooks": [1]}]}}\n',
+                             "holds a handler that is not an object"),
                             (b"\xff\xfe{}", "UTF-8")):
             with self.subTest(text):
                 with open(path, "wb") as handle:

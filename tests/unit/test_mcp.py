@@ -527,7 +527,20 @@ class SplitClaims(unittest.TestCase):
         for message in ("I will push the fix next. Should I also bump the version?", ""):
             with self.subTest(message=message):
                 self.assertEqual(tool("split_claims", message=message)["structuredContent"],
-                                 {"claims": []})
+                                 {"claims": [], "redactions": 0})
+
+    def test_credentials_in_the_message_never_go_back(self):
+        # red-team case c8-03: the message is redacted before it is split; the spans are
+        # positions in the message so redacted
+        token = "ghp_Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8"
+        message = f"I pushed to main with GITHUB_TOKEN={token}; all tests pass."
+        result = tool("split_claims", message=message)
+        self.assertNotIn(token, json.dumps(result))
+        found = result["structuredContent"]
+        self.assertEqual(found["redactions"], 1)
+        redacted = message.replace(token, "[REDACTED]")
+        self.assertEqual([redacted[c["start"]:c["end"]] for c in found["claims"]],
+                         ["I pushed to main with GITHUB_TOKEN=[REDACTED]", "all tests pass"])
 
 
 class CommandLine(unittest.TestCase):

@@ -10,6 +10,7 @@ import os
 import sys
 
 from receipt_pair.answers import CONTRADICTED, SHOWN, CheckedAnswer
+from receipt_pair.logs.redact import REDACTOR_VERSION
 from receipt_pair.readers.menu import MAX_LINES, labelled_lines, pick_lines
 from receipt_pair.readers import get_reader
 from receipt_pair.readers.menu_words import decide_narrow, partner_hint
@@ -194,7 +195,8 @@ class SecretsStayHome(GateTest):
             text = handle.read()
         self.assertNotIn(self.TOKEN, text)
         receipt = json.loads(text)
-        self.assertEqual(receipt["redaction"], {"on": True, "count": 2, "version": "s2"})
+        self.assertEqual(receipt["redaction"],
+                         {"on": True, "count": 2, "version": REDACTOR_VERSION})
         self.assertEqual(receipt["answer"], SHOWN)
         self.assertEqual(run_cli("replay", "--receipt", saved, "--log", log)[0], 0)
         self.assertEqual(run_cli("verify", "--receipt", saved, "--log", log)[0], 0)

@@ -8,7 +8,7 @@ import time
 import unittest
 
 from receipt_pair.errors import InputError
-from receipt_pair.logs import redact_s1
+from receipt_pair.logs import redact_s1, redact_s2_names, redact_s2_shapes
 from receipt_pair.logs.redact import (MARK, REDACTOR_VERSION, REDACTOR_VERSIONS, redact,
                                       redact_turns)
 from receipt_pair.turn import Turn
@@ -42,9 +42,67 @@ class Versions(unittest.TestCase):
         self.assertEqual(hashlib.sha256(code.encode()).hexdigest(),
                          "9cb99ed293cc25e0bc0003bad56ddb643a51316187e7a7ddb952bf6e2201f646")
 
+    def test_s2_gives_what_it_gave(self):
+        # A receipt that records s2 re-derives only while s2 redacts as it did when s3 was
+        # written: the golden texts of then, and the red-team's logs that s3 redacts more of.
+        cases = load("s2-pinned.json")["cases"]
+        self.assertGreaterEqual(len(cases), 300)
+        for case in cases:
+            with self.subTest(text=case["text"][:60]):
+                self.assertEqual(redact(case["text"], version="s2"),
+                                 (case["redacted"], case["count"]))
+
+    def test_s2_code_is_frozen(self):
+        # s2's finders byte for byte as secret_shapes.py and secret_names.py had them when
+        # s3 was written (the names module reads its placeholders from the frozen shapes).
+        for module, start, digest in (
+                (redact_s2_shapes, "\nimport re\n",
+                 "c00ddded06f806a350f42a0cf5dcd75353c1465ae3725e688fb01da4f6fdc6f4"),
+                (redact_s2_names, "\nimport functools\n",
+                 "1c6e015ac0b7bca69332801bbf9af567dcadcfec4e46496ec835e2b7ec8a7c1d")):
+            with self.subTest(module.__name__):
+                with open(module.__file__, encoding="utf-8") as handle:
+                    source = handle.read()
+                code = source[source.index(start):]
+                self.assertEqual(hashlib.sha256(code.encode()).hexdigest(), digest)
+
+    def test_s3_takes_what_s2_let_through_and_s2_still_does_not(self):
+        # red-team cases c8-01 and c8-04: each shape's secret goes whole under s3; s2,
+        # frozen, gives what it gave
+        for text, secret in (
+                ("[server]\npassword = My Long Pass Phrase 42", "My Long Pass Phrase 42"),
+                ("gh secret set API_TOKEN --body Gs7Ee8Cc9Rr0Tt1Yy2", "Gs7Ee8Cc9Rr0Tt1Yy2"),
+                ("db.internal:5432:app:app:Xy7Pq9Wr2Zt4", "Xy7Pq9Wr2Zt4"),
+                ("ldapsearch -x -D cn=admin -w Lq1Aw2Se3Dr4 -b dc=acme", "Lq1Aw2Se3Dr4"),
+                ("zip -P Zp4Ww5Ee6Rr7 backup.zip db.sql", "Zp4Ww5Ee6Rr7"),
+                ('network={\n  psk="Wf1Ii2Pp3Ss4Kk5"\n}', "Wf1Ii2Pp3Ss4Kk5"),
+                ("admin:$apr1$Q1w2E3r4$Zx9Cv8Bn7Mq6Wr5Ty4Ui3/", "$apr1$Q1w2E3r4$Zx9Cv8Bn7Mq6Wr5Ty4Ui3/"),
+                ("LIN=lin_api_Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No",
+                 "lin_api_Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Bc0Ef3Hi6Kl9No"),
+                ("[db]\npwd = Vb6Nm7Qw8Er9Ty0U", "Vb6Nm7Qw8Er9Ty0U"),
+                ("api:\n  secret: >-\n    Lm4Nb5Vc6Xz7As8D", "Lm4Nb5Vc6Xz7As8D")):
+            with self.subTest(text):
+                self.assertEqual(redact(text, version="s3"), (text.replace(secret, MARK), 1))
+                self.assertIn(secret, redact(text, version="s2")[0])
+
+    def test_the_current_version_loads_no_frozen_redactor(self):
+        # s1 and s2 are loaded only to re-derive what they redacted.
+        import subprocess
+        import sys
+
+        from tests.helpers import ROOT
+
+        code = ("import sys; from receipt_pair.logs.redact import redact; "
+                "redact('GITHUB_TOKEN=ghp_a1B2c3D4e5a1B2c3D4e5a1B2c3D4e5a1B2c3'); "
+                "print(' '.join(m for m in sys.modules if 'redact_s' in m))")
+        done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                              text=True, check=True)
+        self.assertEqual(done.stdout.split(), [])
+
     def test_the_current_version_is_the_default_and_known(self):
         self.assertIn(REDACTOR_VERSION, REDACTOR_VERSIONS)
-        self.assertEqual(REDACTOR_VERSIONS[0], "s1")
+        self.assertEqual(REDACTOR_VERSIONS, ("s1", "s2", "s3"))
+        self.assertEqual(REDACTOR_VERSION, "s3")
         self.assertEqual(MARK, "[REDACTED]")
         text = "export GITHUB_TOKEN=ghp_a1B2c3D4e5a1B2c3D4e5a1B2c3D4e5a1B2c3"
         self.assertEqual(redact(text), redact(text, version=REDACTOR_VERSION))

@@ -1,4 +1,4 @@
-"""Redactor s2 on every text that enters the tool (issue 32): the claim, the agent's final
+"""The current redactor on every text that enters the tool (issue 32): the claim, the agent's final
 message, a witness's command, and the log; and a receipt re-reads its log with the
 redactor version it recorded. Each both ways: a secret goes, ordinary text stays."""
 
@@ -95,3 +95,26 @@ class Versions(TempDirTest):
                                                          "version": "s2"}}), "s2")
         self.assertFalse(receipt_redacted({"redaction": {"on": False, "count": 0}}))
         self.assertFalse(receipt_redacted({}))
+
+    def test_a_receipt_read_with_s2_rederives_with_s2_where_s3_takes_more(self):
+        # s3 takes an ini password of several words that s2 left: a receipt that recorded
+        # s2 re-reads its log with s2, so its turns are the same as when it was made.
+        from receipt_pair import Settings, check_claim
+        from receipt_pair.logs import read_log
+        from receipt_pair.server.request import SETTINGS
+        from receipt_pair.store.records import build_receipt
+
+        log = self.write("log.json", json.dumps([
+            {"cmd": "cat setup.cfg", "output": "[server]\npassword = My Long Pass Phrase 42"},
+            {"cmd": "pytest -q", "output": "12 passed in 0.40s", "exit_status": 0}]))
+        for version, kept in (("s2", True), ("s3", False)):
+            with self.subTest(version):
+                read = read_log(log, redact=version)
+                self.assertEqual("My Long Pass Phrase 42" in read.turns[0].output, kept)
+                result = check_claim("the tests pass", read.turns, Settings(facts=True))
+                receipt = build_receipt(result, read, dict(SETTINGS))
+                self.assertEqual(receipt["redaction"]["version"], version)
+                saved = self.write(f"receipt-{version}.json", json.dumps(receipt))
+                status, out, err = run_cli("replay", "--receipt", saved, "--log", log)
+                self.assertEqual(status, 0, out + err)
+
