@@ -19,7 +19,7 @@ from typing import List
 
 from . import builds, files, git, guards_t2, installs, shell, state, tests
 from .guards_t2 import assignments, exports, raw_words
-from .events import (BUILD, EDIT, LINT, NOTHING, TESTS, TYPECHECK, Log, Read)
+from .events import BUILD, EDIT, LINT, TESTS, TYPECHECK, Log, Read
 from .reading import command_event
 from .text import command_text, screen_lines
 from ..patterns import lazy
