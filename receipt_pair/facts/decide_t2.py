@@ -138,8 +138,7 @@ def _ran(frame, latest):
 def _covers(run, frame):
     """decide_runs._covers, but a run that left tests out, or selected them by other means
     than its own arguments, covers no part a claim names."""
-    narrowed = {value for name, value in run.detail if name == "narrowed"}
-    if not frame.whole and (narrowed - {"deselected"} or narrowed and not run.objects):
+    if not frame.whole and (run.get("narrowed") or run.get("deselected") and not run.objects):
         return False
     return decide_runs._covers(run, frame)
 
@@ -159,6 +158,9 @@ def _narrowed(event, failed):
         return "part"
     if event.get("narrowed"):
         return event.get("narrowed")
+    if failed is not None and int(event.get("deselected") or 0) > int(
+            failed.get("deselected") or 0):
+        return "deselected"  # more left out than in the run that failed
     place = event.get("place")
     if place and _TEMP.match(place) and (failed is None or failed.get("place") != place):
         return "elsewhere"

@@ -163,7 +163,7 @@ _LEAVES_OUT = {"--ignore", "--ignore-glob", "--deselect", "--sw", "--stepwise", 
 # pytest's options that select a part, as PYTEST_ADDOPTS may carry them.
 _SELECTS = {"-k", "-m", "--lf", "--last-failed", "--deselect", "--ignore", "--ignore-glob",
             "--sw", "--stepwise", "--sw-skip", "--stepwise-skip"}
-_DESELECTED = lazy(r"\b[1-9]\d* deselected\b")
+_DESELECTED = lazy(r"\b([1-9]\d*) deselected\b")
 _ENV_OPTIONS = {"-e", "--env", "-s", "--session", "--sessions"}
 
 
@@ -177,8 +177,9 @@ def _narrowing(read, step, event, exported):
         "PYTEST_ADDOPTS", exported.get("PYTEST_ADDOPTS", "")))
     if _selects(addopts):
         detail.append(("narrowed", "addopts"))
-    if any(_DESELECTED.search(line) for line in read.lines):
-        detail.append(("narrowed", "deselected"))
+    deselected = [int(m.group(1)) for m in map(_DESELECTED.search, read.lines) if m]
+    if deselected:
+        detail.append(("deselected", str(deselected[-1])))
     places = [shell.positional(s.args) for s in before if s.program in ("cd", "pushd")]
     if places and places[-1]:
         detail.append(("place", places[-1][0]))
