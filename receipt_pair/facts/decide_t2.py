@@ -55,8 +55,11 @@ def decide(claim, turns=None, log=None, frame=None):
 
 # -- tests ---------------------------------------------------------------------------------
 
-# A claim that says tests ran, and no result: "I ran the tests", "Ran pytest".
-_RESULT_WORD = lazy(r"\bpass|\bgreen|succe|\bok\b|\bclean|\bwork", re.I)
+# A claim that says tests ran, and no result: "I ran the tests", "Ran pytest". A word of a
+# result, even one said away ("0 failures", "no errors", "12/12"), claims one.
+_RESULT_WORD = lazy(r"\bpass|\bgreen|succe|\bok\b|\bclean|\bwork|fail|error|broke|"
+                    r"regress|issue|problem|warning|\bred\b|\bfine\b|\d+\s*/\s*\d+|%|"
+                    r"[\u2705\u2713\u2714\u274c\u2717]", re.I)
 _RAN_WORD = lazy(r"\b(?:ran|run|runs|running|re-?ran|executed|invoked)\b", re.I)
 
 
@@ -73,7 +76,7 @@ def tests(frame, log):
         return None
     if frame.says == SUCCESS and _RAN_WORD.search(frame.claim) and \
             not _RESULT_WORD.search(frame.claim):
-        return _ran(frame, runs[-1])
+        return _ran(frame, runs)
     told = [e for e in runs if e.outcome not in _SHOWS_NOTHING]
     latest = runs[-1]
     if latest.outcome in _SHOWS_NOTHING and told and told[-1].outcome == ev.FAILED:
@@ -123,12 +126,17 @@ def _shows_nothing(event):
     return not_shown(rule, event) if rule else None
 
 
-def _ran(frame, latest):
-    """A claim that the tests ran: a finished run shows it, whatever its result."""
-    finished = latest.outcome in (ev.PASSED, ev.FAILED) or (
-        latest.outcome == ev.MASKED and latest.counts is not None)
+def _ran(frame, runs):
+    """A claim that the tests ran: a finished run shows it, whatever its result (for "the
+    tests", a run of the whole suite)."""
+    finished = [e for e in runs if e.outcome in (ev.PASSED, ev.FAILED) or (
+        e.outcome == ev.MASKED and e.counts is not None)]
     if not finished:
-        return _shows_nothing(latest)
+        return _shows_nothing(runs[-1])
+    whole = [e for e in finished if not frame.whole or not _narrowed(e, None)]
+    if not whole:
+        return None  # only a part ran: whether "the tests" ran is the models' to read
+    latest = whole[-1]
     if frame.count is not None and (latest.counts is None or
                                     latest.counts[0] + latest.counts[1] != frame.count):
         return None
