@@ -129,6 +129,18 @@ class Versions(unittest.TestCase):
             decide_t2.decide("the tests pass")
 
 
+class Hook(unittest.TestCase):
+    def test_t2s_rules_of_no_run_send_the_agent_back_under_block_facts(self):
+        from receipt_pair.hooks import advice, stop
+        for rule in ("tests.not-the-runner", "tests.skipped-after-failure",
+                     "install.dry-run"):
+            with self.subTest(rule):
+                kind = rule.split(".", 1)[1]
+                self.assertIn(kind, stop.DID_NOT_RUN)
+                self.assertIn(kind, advice._DID_NOT_RUN)
+        self.assertNotIn("ran", stop.DID_NOT_RUN)  # tests.ran is shown
+
+
 class Audit(unittest.TestCase):
     TURNS = [Turn("pytest -q", "1 failed, 4 passed in 0.31s", 1)]
     CLAIM = "I ran the tests"
