@@ -17,6 +17,7 @@ What t2 decides otherwise than t1, and why (the red-team round, attack/REPORT.md
 - every install of the claimed packages a dry run (`apt-get install -s`) is not shown.
 """
 
+import functools
 import re
 from dataclasses import replace
 
@@ -188,10 +189,16 @@ def _narrowed(event, failed):
 def runner_of(event, log):
     """The runner whose own summary a run printed (pytest under tox or make), or its key."""
     if event.counts is not None:
-        summary = read_summary(list(log.lines[event.turn]))
-        if summary is not None:
-            return summary.runner
+        runner = _summary_runner(log.lines[event.turn])
+        if runner is not None:
+            return runner
     return event.key
+
+
+@functools.lru_cache(maxsize=256)
+def _summary_runner(lines):
+    summary = read_summary(list(lines))
+    return summary.runner if summary is not None else None
 
 
 def _same(one, other, log):
