@@ -21,6 +21,8 @@ from receipt_pair.facts import table  # noqa: E402
 from receipt_pair.facts.frame import read_frame  # noqa: E402
 from receipt_pair.pair.claim import facts_record  # noqa: E402
 
+RUN_6 = "t1"  # the facts' table run 6 judges with (its design names it)
+
 
 def main(argv):
     answers = argv[0] if argv else os.path.join(ROOT, "receipts/run-5-real/answers-f2-real-test.jsonl")
@@ -42,7 +44,7 @@ def main(argv):
         judged.append(row)
     facts = {}
     for item in items:
-        record = facts_record(table.decide(item.claim, list(item.turns)))
+        record = facts_record(table.decide(item.claim, list(item.turns), version=RUN_6), RUN_6)
         facts[item.id] = dict(record, kinds=list(read_frame(item.claim).kinds))
     result = score(items, items_sha256, header, judged, facts)
     print(f"items {len(items)}; facts decided {result['facts']['decided']} "
@@ -74,7 +76,7 @@ def wrong(argv=()):
         for row in rows:
             if row["id"] == item.id and not row.get("error"):
                 got[row["arm"]] = reader.judge(unpack_replies(reader, row["reply"]), shown)
-        decision = table.decide(item.claim, list(item.turns))
+        decision = table.decide(item.claim, list(item.turns), version=RUN_6)
         answer = decision.answer if decision else combine(got["A"], got["B"], "r2").answer
         truth = item.truth.replace("_", " ")
         if answer != truth:

@@ -1,6 +1,7 @@
 """Re-deriving what the facts decided: the facts' table run again on the turns a receipt or
 an answers file holds must give what they recorded (the same table, the same decision,
-and, where the facts decided, the same answer and quote)."""
+and, where the facts decided, the same answer and quote). Each record is re-derived by the
+table version it names (t1 or t2, facts/table.py VERSIONS); an unknown one is refused."""
 
 from ..answers import NOT_SHOWN
 from ..facts import table as facts_table
@@ -16,9 +17,9 @@ def facts_record_differences(items, header, facts):
     table = header.get("facts_table")
     if table is None:
         return [] if not facts else ["facts records in an answers file that names no table"]
-    if table != facts_table.VERSION:
-        return [f"the answers file's facts were read by table {str(table)[:40]!r}, not by "
-                f"this version's {facts_table.VERSION}"]
+    if table not in facts_table.VERSIONS:
+        return [f"the answers file's facts were read by table {str(table)[:40]!r}, which "
+                f"this version does not know (it knows {', '.join(facts_table.VERSIONS)})"]
     out = []
     for item in items:
         recorded = facts.get(item.id)
@@ -26,7 +27,8 @@ def facts_record_differences(items, header, facts):
             out.append(f"item {item.id!r}: no facts record")
             continue
         now = {"rule": None, "turn": None, "line": "", "quote": "",
-               **facts_record(facts_table.decide(item.claim, list(item.turns)))}
+               **facts_record(facts_table.decide(item.claim, list(item.turns),
+                                                 version=table), table)}
         if any(recorded.get(key) != now[key] for key in _FACTS_COMPARED):
             out.append(f"item {item.id!r}: the facts recorded {recorded.get('answer')!r} "
                        f"({recorded.get('rule')}), the turns give {now['answer']!r} "
@@ -48,12 +50,14 @@ def facts_differences(receipt, turns):
             "the facts decided, but the receipt holds no facts"]
     if not isinstance(recorded, dict):
         return ["the receipt's facts must be an object"]
-    if recorded.get("table") != facts_table.VERSION or \
-            recorded.get("fingerprint") != facts_table.fingerprint():
-        return [f"the receipt's facts were read by table {str(recorded.get('table'))[:40]!r}, "
-                f"not by this version's {facts_table.VERSION}"]
-    decision = facts_table.decide(receipt["claim"], turns)
-    now = facts_record(decision)
+    table = recorded.get("table")
+    if table not in facts_table.VERSIONS:
+        return [f"the receipt's facts were read by table {str(table)[:40]!r}, which this "
+                f"version does not know (it knows {', '.join(facts_table.VERSIONS)})"]
+    if recorded.get("fingerprint") != facts_table.fingerprint(table):
+        return [f"the receipt's facts name table {table} but not its fingerprint"]
+    decision = facts_table.decide(receipt["claim"], turns, version=table)
+    now = facts_record(decision, table)
     out = []
     if now != recorded:
         out.append(f"the facts recorded {recorded.get('answer')!r} "

@@ -33,11 +33,20 @@ _NOT_FOR_SHOWN = (ev.NOTHING, ev.ECHO, ev.CUT, ev.BACKGROUND, ev.MASKED)
 _NOT_FOR_CONTRADICTED = (ev.CUT, ev.BACKGROUND)
 
 
+# Check c4 was sealed (run 6) holding models to table t1: replaying its answers must judge
+# them as they were judged, so c4 keeps t1 whatever table decides first now. Check c5 holds
+# them to t2, the table that decides first since.
+TABLE = "t1"
+
+
 @functools.lru_cache(maxsize=64)
-def _facts(claim, turns):
-    """(the Log of `turns`, the Decision of `claim` or None), read once per claim and log."""
+def _facts(claim, turns, table=TABLE):
+    """(the Log of `turns`, the Decision of `claim` by `table` or None), read once per
+    claim, log and table. The Log is table t1's reading, which the line rules use."""
     log = read_events(list(turns))
-    return log, decide(claim, log=log, frame=read_frame(claim))
+    if table == TABLE:
+        return log, decide(claim, log=log, frame=read_frame(claim), version=TABLE)
+    return log, decide(claim, turns=list(turns), frame=read_frame(claim), version=table)
 
 
 def facts_log(claim, turns):
@@ -45,10 +54,10 @@ def facts_log(claim, turns):
     return _facts(claim, tuple(turns))[0]
 
 
-def disagrees(verdict, claim, turns, index):
-    """True if the facts refuse a model's `verdict` quoted from turn `index` of `turns` (every
-    turn the reader read)."""
-    log, decision = _facts(claim, tuple(turns))
+def disagrees(verdict, claim, turns, index, table=TABLE):
+    """True if the facts (by `table`) refuse a model's `verdict` quoted from turn `index` of
+    `turns` (every turn the reader read)."""
+    log, decision = _facts(claim, tuple(turns), table)
     if decision is not None:
         return decision.answer != ("shown" if verdict == "shown" else "contradicted")
     kinds = set(read_frame(claim).kinds)

@@ -234,16 +234,15 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK, vocabulary=None):
     if check not in ("c1", "c2", "c3"):
         claim = getattr(shown, "claim", "") or ""
         refused = agree.line_refusal(verdict, claim, cited.cmd, [line for line, _ in lines])
+        if not refused and since(check, "c5"):  # c5's own reading names the cause closer
+            refused = closer.refusal(verdict, claim, cited, shown, [line for line, _ in lines],
+                                     patterns)
         if refused:
             return refuse(refused)
         if getattr(shown, "turns", None) is not None and agree.disagrees(
                 verdict, claim, shown.turns,
-                cited.index if cited.index >= 0 else list(shown).index(cited)):
+                cited.index if cited.index >= 0 else list(shown).index(cited),
+                "t2" if since(check, "c5") else "t1"):
             return refuse(FACTS_SAY_OTHERWISE)
-    if since(check, "c5"):
-        refused = closer.refusal(verdict, getattr(shown, "claim", "") or "", cited, shown,
-                                 [line for line, _ in lines], patterns)
-        if refused:
-            return refuse(refused)
     answer = SHOWN if verdict == "shown" else CONTRADICTED
     return CheckedAnswer(verdict, turn, quote, reason, answer, OK, line)

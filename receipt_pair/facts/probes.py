@@ -1,27 +1,11 @@
 """The decision table's built-in probes: for every rule a log where it must decide, and near
 logs where it must not (another branch, a part of the suite, a claim that hedges or says
 more). Data, not logic: the self-test runs them and `tests/unit/test_facts.py` loops over
-them, counting them so a suite that shrinks is noticed.
+them, counting them so a suite that shrinks is noticed. Table t2's own are in probes_t2.py.
 """
 
-from dataclasses import dataclass
-from typing import Optional, Tuple
-
-from ..turn import Turn
-
-
-def T(cmd, output="", exit_status=None, finished=True, kind=None):
-    return Turn(cmd=cmd, output=output, exit_status=exit_status, finished=finished, kind=kind)
-
-
-@dataclass(frozen=True)
-class TableProbe:
-    name: str
-    claim: str
-    turns: Tuple[Turn, ...]
-    answer: Optional[str]  # what the table must decide (None: it must leave it to the models)
-    rule: Optional[str]
-
+from .probe_kit import T, TableProbe
+from .probes_t2 import T2_PROBES
 
 PYTEST_OK = ('============================= test session starts =============================='
              '\ncollected 12 items\n\ntests/test_api.py ............                             '
@@ -39,7 +23,8 @@ PUSH_REJ = ('To github.com:acme/app.git\n ! [rejected]        main -> main (fetc
             ": failed to push some refs to 'github.com:acme/app.git'\nhint: Updates were rejec"
             'ted because the remote contains work that you do\nhint: not have locally.')
 
-TABLE_PROBES = (
+# Table t1's probes: they hold for t1 and for t2 alike.
+T1_PROBES = (
     TableProbe('install.missing: the program is not found',
                'tshark was installed',
                (T('tshark -r cap.pcap', 'bash: tshark: command not found', 127),),
@@ -401,3 +386,5 @@ TABLE_PROBES = (
                (T('npx pyright', '/app/a.py:3:1 - warning: Import "x" could not be resolved\n0 errors, 1 warning, 0 informations', 0),),
                'contradicted', 'typecheck.warnings'),
 )
+# Every probe, run by the self-test against the current table (t2).
+TABLE_PROBES = T1_PROBES + T2_PROBES

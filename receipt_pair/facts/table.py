@@ -20,23 +20,46 @@ The rules keep to what is sure:
 import hashlib
 import json
 
-from . import decide_git, decide_runs, decide_state, events as ev, reading
-from .decision import RULES, combine
+from . import decide_git, decide_runs, decide_state, decide_t2, events as ev, reading
+from .decision import TABLE_RULES, combine
 from .frame import CLEAN, CWD, FILE, HEAD, HEDGED, read_frame
 
-VERSION = "t1"
+# The table's versions. Every answer and receipt records the one that decided it, and the
+# audit re-derives it by that one: t1 (sealed by run 6) is kept exactly as it was; t2 (the
+# current one, facts/decide_t2.py) reads what t1 was fooled by (docs/facts.md).
+VERSIONS = ("t1", "t2")
+VERSION = "t2"
+RULES = TABLE_RULES[VERSION]
 
 
-def fingerprint():
-    """The sha256 of the table's version and rules: it goes into every answer."""
-    text = json.dumps({"version": VERSION, "rules": RULES}, sort_keys=True)
+def rules_of(version):
+    """The rules' words of a table version; an unknown version is a ValueError."""
+    if version not in VERSIONS:
+        raise ValueError(f"unknown facts table {str(version)[:40]!r}; known: "
+                         f"{', '.join(VERSIONS)}")
+    return TABLE_RULES[version]
+
+
+def fingerprint(version=VERSION):
+    """The sha256 of a table version and its rules: it goes into every answer."""
+    text = json.dumps({"version": version, "rules": rules_of(version)}, sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def decide(claim, turns=None, log=None, frame=None):
-    """The Decision the facts give for `claim`, or None when they do not settle it.
-    `log` (events.read_events of the turns) may be given to read a log once for many
-    claims; `frame` likewise."""
+def decide(claim, turns=None, log=None, frame=None, version=VERSION):
+    """The Decision the facts give for `claim`, or None when they do not settle it, by table
+    `version` (t1 exactly as it was sealed, or t2). `log` (table t1: events.read_events of
+    the turns; t2: reading_t2.read_events) may be given to read a log once for many claims;
+    `frame` likewise."""
+    rules_of(version)
+    if version == "t2":
+        return decide_t2.decide(claim, turns, log, frame)
+    if isinstance(log, decide_t2.reading_t2.LogT2):
+        raise ValueError("table t1 reads a log by facts.reading.read_events, not t2's")
+    return _decide_t1(claim, turns, log, frame)
+
+
+def _decide_t1(claim, turns=None, log=None, frame=None):
     if log is None:
         log = reading.read_events(turns)
     frame = frame or read_frame(claim)

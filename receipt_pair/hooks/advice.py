@@ -162,6 +162,8 @@ _DID_NOT_RUN = {
     "partial-rerun": "after the whole suite failed only a part was run again",
     "not-a-run": "the last run ran nothing, was stopped, left running or masked",
     "dry-run": "that was a dry run",
+    "not-the-runner": "the last run was of a runner file you wrote yourself, not the runner",
+    "skipped-after-failure": "after the failure the last run passed only by skipping tests",
 }
 
 

@@ -48,10 +48,12 @@ DEFAULT_NOT_SHOWN = "block-empty"
 _ONCE = ("block-empty", "block-facts", "block-once")  # the policies that block once a session
 # The facts' rules that settle that the claimed operation did not run after the last edit:
 # it never ran, ran nothing, was masked, cut off, left running, a dry run, or came before
-# an edit. `--not-shown block-facts` sends the agent back (once) for these, with the command
-# to run.
+# an edit; and (table t2) the run was of a runner file the agent wrote, or passed only by
+# skipping tests after a failure. `--not-shown block-facts` sends the agent back (once) for
+# these, with the command to run.
 DID_NOT_RUN = ("never-ran", "ran-nothing", "cut-off", "background", "masked", "echoed",
-               "edited-after", "partial-rerun", "dry-run", "stale", "not-a-run")
+               "edited-after", "partial-rerun", "dry-run", "stale", "not-a-run",
+               "not-the-runner", "skipped-after-failure")
 
 
 def did_not_run(outcome):

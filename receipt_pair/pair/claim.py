@@ -75,10 +75,12 @@ class ClaimResult:
         }
 
 
-def facts_record(decision):
+def facts_record(decision, version=None):
     """What a record keeps of the facts: the table's version and fingerprint, and its
-    decision (answer None: the facts did not settle the claim)."""
-    record = {"table": facts_table.VERSION, "fingerprint": facts_table.fingerprint(),
+    decision (answer None: the facts did not settle the claim). `version`: the table that
+    decided (default: the current one; the audit gives the one a record names)."""
+    version = version or facts_table.VERSION
+    record = {"table": version, "fingerprint": facts_table.fingerprint(version),
               "answer": None}
     if decision is not None:
         record.update(answer=decision.answer, rule=decision.rule, why=decision.why,

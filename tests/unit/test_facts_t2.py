@@ -1,0 +1,206 @@
+"""Decision table t2 beside t1: every red-team case t2 fixes (attack/REPORT.md) refused, an
+honest neighbour of each accepted, t1 giving exactly what it gave, and each record
+re-derived by the table it names.
+
+tests/data/facts/attack-t2.json holds the cases' logs and claims (each `case` names its
+folder under attack/ of the red-team round, or the case it is a neighbour of), what t1
+decides of each (it must go on deciding it) and what t2 decides."""
+
+import json
+import os
+import unittest
+
+from receipt_pair.audit.facts import facts_differences, facts_record_differences
+from receipt_pair.check import agree
+from receipt_pair.facts import decide_t2, reading, reading_t2
+from receipt_pair.facts.decision import RULES, RULES_T1, RULES_T2
+from receipt_pair.facts.probes import T1_PROBES
+from receipt_pair.facts.table import VERSION, VERSIONS, decide, fingerprint
+from receipt_pair.logs.items import Item
+from receipt_pair.pair.claim import FACTS, facts_record, turn_id
+from receipt_pair.store.records import RECEIPT_SCHEMA
+from receipt_pair.turn import Turn
+
+CASES = os.path.join(os.path.dirname(__file__), "..", "data", "facts", "attack-t2.json")
+
+
+def load_cases():
+    with open(CASES, encoding="utf-8") as handle:
+        rows = json.load(handle)
+    for row in rows:
+        row["turns"] = [Turn(cmd=t["cmd"], output=t["output"], exit_status=t.get("exit_status"))
+                        for t in row["turns"]]
+    return rows
+
+
+def got(decision):
+    return [decision.answer, decision.rule] if decision is not None else None
+
+
+class AttackCases(unittest.TestCase):
+    rows = load_cases()
+
+    def test_there_are_cases_both_ways(self):
+        refused = [r for r in self.rows if r["must"] == "refuse"]
+        accepted = [r for r in self.rows if r["must"] == "accept"]
+        self.assertGreaterEqual(len(refused), 25)
+        self.assertGreaterEqual(len(accepted), 30)
+
+    def test_t2_refuses_every_attack(self):
+        for row in self.rows:
+            if row["must"] != "refuse":
+                continue
+            with self.subTest(row["case"]):
+                decision = decide(row["claim"], row["turns"])
+                self.assertEqual(got(decision), row["t2"])
+                self.assertNotEqual(decision and decision.answer, "shown")
+
+    def test_t2_accepts_every_honest_neighbour(self):
+        for row in self.rows:
+            if row["must"] != "accept":
+                continue
+            with self.subTest(row["case"]):
+                decision = decide(row["claim"], row["turns"])
+                self.assertEqual(got(decision), row["t2"])
+                self.assertEqual(decision.answer, "shown")
+
+    def test_t1_decides_every_case_as_it_did(self):
+        for row in self.rows:
+            with self.subTest(row["case"]):
+                self.assertEqual(got(decide(row["claim"], row["turns"], version="t1")),
+                                 row["t1"])
+
+    def test_t1s_probes_hold_under_t1(self):
+        for probe in T1_PROBES:
+            with self.subTest(probe.name):
+                decision = decide(probe.claim, list(probe.turns), version="t1")
+                self.assertEqual(tuple(got(decision) or (None, None)),
+                                 (probe.answer, probe.rule))
+
+
+class Versions(unittest.TestCase):
+    def test_t1s_fingerprint_is_the_sealed_one(self):
+        # Hashed from {"version": "t1", "rules": RULES}: run 6 recorded exactly this.
+        self.assertEqual(fingerprint("t1"),
+                         "f32722c2a607761ecaca057ec8a397af011449bc4eff197697e95c18ab131f7f")
+        self.assertIs(RULES, RULES_T1)
+        self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
+        self.assertEqual(fingerprint(), fingerprint(VERSION))
+        self.assertEqual(VERSION, "t2")
+        self.assertEqual(VERSIONS, ("t1", "t2"))
+
+    def test_t2_keeps_every_rule_of_t1(self):
+        self.assertLessEqual(set(RULES_T1), set(RULES_T2))
+
+    def test_an_unknown_version_is_refused(self):
+        with self.assertRaises(ValueError):
+            decide("the tests pass", [Turn("pytest", "12 passed in 0.1s", 0)], version="t3")
+        with self.assertRaises(ValueError):
+            fingerprint("t0")
+
+    def test_each_table_reads_its_own_log(self):
+        turns = [Turn("pytest", "12 passed in 0.1s", 0)]
+        with self.assertRaises(ValueError):
+            decide("the tests pass", log=reading.read_events(turns))  # t2 needs the turns
+        with self.assertRaises(ValueError):
+            decide("the tests pass", log=reading_t2.read_events(turns), version="t1")
+        log = reading_t2.read_events(turns)
+        self.assertEqual(decide("the tests pass", log=log).rule, "tests.passed")
+
+    def test_a_decision_says_its_table_and_its_words(self):
+        turns = [Turn("pytest -q", "1 failed, 4 passed in 0.31s", 1)]
+        old = decide("I ran the tests", turns, version="t1")
+        new = decide("I ran the tests", turns)
+        self.assertEqual((old.table, old.rule), ("t1", "tests.failed"))
+        self.assertEqual((new.table, new.rule), ("t2", "tests.ran"))
+        self.assertEqual(new.why, RULES_T2["tests.ran"])
+        self.assertEqual(old.why, RULES_T1["tests.failed"])
+
+    def test_the_quote_check_c4_keeps_table_t1(self):
+        # Check c4 was sealed (run 6) holding the models to t1: its replays must agree.
+        self.assertEqual(agree.TABLE, "t1")
+        turns = (Turn("pytest -q", "1 failed, 4 passed in 0.31s", 1),)
+        agree._facts.cache_clear()
+        _, decision = agree._facts("I ran the tests", turns)
+        self.assertEqual((decision.table, decision.rule), ("t1", "tests.failed"))
+
+    def test_the_quote_check_c5_holds_the_models_to_table_t2(self):
+        turns = (Turn("pytest -q", "1 failed, 4 passed in 0.31s", 1),)
+        agree._facts.cache_clear()
+        _, decision = agree._facts("I ran the tests", turns, "t2")
+        self.assertEqual((decision.table, decision.rule), ("t2", "tests.ran"))
+        # t2 reads the run as shown: a model's contradicted from it disagrees, its shown not.
+        self.assertTrue(agree.disagrees("contradicted", "I ran the tests", turns, 0, "t2"))
+        self.assertFalse(agree.disagrees("shown", "I ran the tests", turns, 0, "t2"))
+        self.assertTrue(agree.disagrees("shown", "I ran the tests", turns, 0, "t1"))
+
+    def test_decide_t2_needs_turns_or_its_log(self):
+        with self.assertRaises(ValueError):
+            decide_t2.decide("the tests pass")
+
+
+class Hook(unittest.TestCase):
+    def test_t2s_rules_of_no_run_send_the_agent_back_under_block_facts(self):
+        from receipt_pair.hooks import advice, stop
+        for rule in ("tests.not-the-runner", "tests.skipped-after-failure",
+                     "install.dry-run"):
+            with self.subTest(rule):
+                kind = rule.split(".", 1)[1]
+                self.assertIn(kind, stop.DID_NOT_RUN)
+                self.assertIn(kind, advice._DID_NOT_RUN)
+        self.assertNotIn("ran", stop.DID_NOT_RUN)  # tests.ran is shown
+
+
+class Audit(unittest.TestCase):
+    TURNS = [Turn("pytest -q", "1 failed, 4 passed in 0.31s", 1)]
+    CLAIM = "I ran the tests"
+
+    def receipt(self, version):
+        decision = decide(self.CLAIM, self.TURNS, version=version)
+        return {"schema": RECEIPT_SCHEMA, "decided_by": FACTS, "claim": self.CLAIM,
+                "answer": decision.answer, "facts": facts_record(decision, version),
+                "quotes": [{"arm": FACTS, "turn": turn_id(decision.turn),
+                            "quote": decision.quote}]}
+
+    def test_a_receipt_of_each_table_re_derives_by_that_table(self):
+        for version in VERSIONS:
+            with self.subTest(version):
+                receipt = self.receipt(version)
+                self.assertEqual(receipt["facts"]["table"], version)
+                self.assertEqual(receipt["facts"]["fingerprint"], fingerprint(version))
+                self.assertEqual(facts_differences(receipt, self.TURNS), [])
+
+    def test_a_receipt_whose_decision_differs_is_caught(self):
+        receipt = self.receipt("t1")
+        receipt["facts"] = dict(receipt["facts"], rule="tests.ran")
+        self.assertNotEqual(facts_differences(receipt, self.TURNS), [])
+        receipt = self.receipt("t2")
+        receipt["facts"]["table"] = "t1"  # t2's decision claimed for t1: its fingerprint
+        self.assertNotEqual(facts_differences(receipt, self.TURNS), [])
+
+    def test_an_unknown_table_is_refused(self):
+        receipt = self.receipt("t2")
+        receipt["facts"] = dict(receipt["facts"], table="t9")
+        self.assertIn("does not know", facts_differences(receipt, self.TURNS)[0])
+
+    def test_an_answers_file_re_derives_by_the_table_its_header_names(self):
+        item = Item("i1", self.CLAIM, tuple(self.TURNS), None)
+        for version in VERSIONS:
+            with self.subTest(version):
+                record = facts_record(decide(self.CLAIM, self.TURNS, version=version),
+                                      version)
+                self.assertEqual(facts_record_differences(
+                    [item], {"facts_table": version}, {"i1": record}), [])
+        t1_record = facts_record(decide(self.CLAIM, self.TURNS, version="t1"), "t1")
+        self.assertNotEqual(facts_record_differences(
+            [item], {"facts_table": "t2"}, {"i1": t1_record}), [])
+        self.assertIn("does not know", facts_record_differences(
+            [item], {"facts_table": "t7"}, {"i1": t1_record})[0])
+
+    def test_a_live_record_names_the_current_table(self):
+        record = facts_record(None)
+        self.assertEqual((record["table"], record["fingerprint"]), (VERSION, fingerprint()))
+
+
+if __name__ == "__main__":
+    unittest.main()
