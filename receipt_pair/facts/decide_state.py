@@ -111,27 +111,29 @@ def migrate(frame, log):
 # -- state ------------------------------------------------------------------------------------
 
 
-def _looks(log, path):
-    """[(event, "listed" | "missing", line)] of every read of state that names `path`."""
+def _looks(log, path, fits=None):
+    """[(event, "listed" | "missing", line)] of every read of state that names `path`; with
+    `fits`, a listing counts only where fits(event, listed name, path) says it can show it."""
     name = path.rstrip("/").rsplit("/", 1)[-1].lower()
     looks = []
     for event in log.of(ev.STATE):
         for part in event.parts:
-            if part[1] == "listed" and part[0].lower().rstrip("/").rsplit("/", 1)[-1] == name:
+            if part[1] == "listed" and part[0].lower().rstrip("/").rsplit("/", 1)[-1] == name \
+                    and (fits is None or fits(event, part[0], path)):
                 looks.append((event, "listed", part[2]))
             elif part[1] == "missing" and name in part[0].lower():
                 looks.append((event, "missing", part[2]))
     return looks
 
 
-def file(frame, log):
+def file(frame, log, fits=None):
     """Files a claim says exist (created, saved, listed): the latest look at each decides,
-    unless the file was changed or removed after it."""
+    unless the file was changed or removed after it. `fits`: as _looks takes it."""
     if not frame.paths or len(frame.paths) > 8:
         return None
     found = []
     for path in frame.paths:
-        looks = _looks(log, path)
+        looks = _looks(log, path, fits)
         if not looks:
             return None
         event, state, line = looks[-1]

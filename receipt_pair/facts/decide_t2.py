@@ -257,10 +257,29 @@ def install(frame, log):
     return None
 
 
+# -- files ---------------------------------------------------------------------------------
+
+
+def _listed_in_folder(event, listed, path):
+    """True if a listing of `event` can show `path`: the name it printed carries the path's
+    folder, or it listed that folder (`ls src/` for src/parser.py; `ls` with no folder only
+    for a path with none). A listing of tests/ shows nothing of src/parser.py."""
+    folder = path.replace("\\", "/").rstrip("/").rpartition("/")[0].strip("./")
+    if not folder or listed.replace("\\", "/").rstrip("/").endswith(path.strip("./")):
+        return True
+    words = [w for w in event.command.split()[1:] if not w.startswith("-")]
+    return any(w.rstrip("/").strip("./").endswith(folder) or folder.endswith(
+        w.rstrip("/").strip("./")) and w.strip("./") for w in words)
+
+
+def file(frame, log):
+    return decide_state.file(frame, log, _listed_in_folder)
+
+
 _KINDS = {ev.TESTS: tests, ev.PUSH: decide_git.push, ev.COMMIT: decide_git.commit,
           ev.MERGE: decide_git.merge, ev.TAG: decide_git.tag,
           ev.BUILD: decide_runs.checks(ev.BUILD), ev.LINT: decide_runs.checks(ev.LINT),
           ev.TYPECHECK: decide_runs.checks(ev.TYPECHECK), ev.INSTALL: install,
           ev.DEPLOY: decide_state.deploy, ev.MIGRATE: decide_state.migrate,
-          FILE: decide_state.file, CLEAN: decide_state.clean, CWD: decide_state.cwd,
+          FILE: file, CLEAN: decide_state.clean, CWD: decide_state.cwd,
           HEAD: decide_state.head}

@@ -201,4 +201,13 @@ T2_PROBES = (
                'I installed nginx',
                (T('apt-get install -y nginx', 'Setting up nginx (1.24.0-2) ...', 0),),
                'shown', 'install.done'),
+    # A listing shows a file of the folder it listed.
+    TableProbe('t2: a listing of tests/ shows nothing of src/parser.py',
+               'I created src/parser.py',
+               (T('ls tests/', '__init__.py\nparser.py\ntest_parser.py', 0),),
+               None, None),
+    TableProbe('file.listed: a listing of src/ shows src/parser.py',
+               'I created src/parser.py',
+               (T('ls src/', '__init__.py\nparser.py', 0),),
+               'shown', 'file.listed'),
 )
