@@ -3,11 +3,15 @@
 6 will judge: the same replies under check c4, with the facts' records beside them, and
 scored with every arm (no model asked).
 
-    python3 eval/dev-runs-6/rejudge6.py [ANSWERS ITEMS]
+    python3 eval/dev-runs-6/rejudge6.py [ANSWERS ITEMS] [--table t2 --check c5] [--json OUT]
 
 Prints the arms' figures; a development tool for choosing run 6's candidates, never a
-sealed result.
+sealed result. By default it judges as run 6 does (table t1, check c4: run 6's design quotes
+these figures); `--table` and `--check` judge the same replies by a later table and check,
+and `--json` writes the whole score.
 """
+
+import argparse
 
 import json
 import os
@@ -25,13 +29,20 @@ RUN_6 = "t1"  # the facts' table run 6 judges with (its design names it)
 
 
 def main(argv):
-    answers = argv[0] if argv else os.path.join(ROOT, "receipts/run-5-real/answers-f2-real-test.jsonl")
-    items_path = argv[1] if len(argv) > 1 else os.path.join(
-        ROOT, "receipts/run-5-real/items-real-test.jsonl")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("answers", nargs="?", default=os.path.join(
+        ROOT, "receipts/run-5-real/answers-f2-real-test.jsonl"))
+    parser.add_argument("items", nargs="?", default=os.path.join(
+        ROOT, "receipts/run-5-real/items-real-test.jsonl"))
+    parser.add_argument("--table", default=RUN_6)
+    parser.add_argument("--check", default="c4")
+    parser.add_argument("--json", help="write the whole score here")
+    args = parser.parse_args(argv)
+    answers, items_path = args.answers, args.items
     items, items_sha256 = read_items(items_path)
     by_id = {item.id: item for item in items}
     header, rows, _ = read_answers(answers)
-    reader = get_reader(header["reader"], replay=True).judged_by("c4", header.get("menu"))
+    reader = get_reader(header["reader"], replay=True).judged_by(args.check, header.get("menu"))
     shown, judged = {}, []
     for row in rows:
         item = by_id[row["id"]]
@@ -44,9 +55,14 @@ def main(argv):
         judged.append(row)
     facts = {}
     for item in items:
-        record = facts_record(table.decide(item.claim, list(item.turns), version=RUN_6), RUN_6)
+        record = facts_record(table.decide(item.claim, list(item.turns), version=args.table),
+                              args.table)
         facts[item.id] = dict(record, kinds=list(read_frame(item.claim).kinds))
     result = score(items, items_sha256, header, judged, facts)
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(result, handle, indent=2)
+            handle.write("\n")
     print(f"items {len(items)}; facts decided {result['facts']['decided']} "
           f"({result['facts']['right']} rightly)")
     keys = ("right", "true_shown_kept", "false_shown", "false_contradicted",
