@@ -78,8 +78,10 @@ class RealServer(unittest.TestCase):
         done = cli("batch", items, "--out", out, *MODELS)
         self.assertEqual(done.returncode, 0, done.stderr)
         with open(out) as handle:
-            arms = [json.loads(line).get("arm") for line in handle][1:]
-        self.assertEqual(arms, ["A"] * 6 + ["B"] * 6)  # all of A's questions, then B's
+            rows = [json.loads(line) for line in handle][1:]
+        # All of A's questions, then B's, then the facts' record of every item.
+        self.assertEqual([r["kind"] for r in rows], ["answer"] * 12 + ["facts"] * 6)
+        self.assertEqual([r["arm"] for r in rows[:12]], ["A"] * 6 + ["B"] * 6)
         # A was unloaded before B was asked: after the run only B may still be loaded.
         self.assertNotEqual(model_status().get(MODEL_A), "loaded")
         done = cli("score", out, items, "--json")
@@ -114,7 +116,7 @@ class RealServer(unittest.TestCase):
         while time.monotonic() < deadline and process.poll() is None:
             if os.path.exists(out):
                 with open(out) as handle:
-                    if sum(1 for _ in handle) >= 3:  # the items record and two answers
+                    if sum('"kind": "answer"' in line for line in handle) >= 2:
                         break
             time.sleep(0.2)
         process.kill()
@@ -123,7 +125,8 @@ class RealServer(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         with open(out) as handle:
             rows = [json.loads(line) for line in handle][1:]
-        keys = [(r["id"], r["arm"]) for r in rows]
+        keys = [(r["id"], r["arm"]) for r in rows if r["kind"] == "answer"]
+        self.assertEqual(len([r for r in rows if r["kind"] == "facts"]), 6)
         self.assertEqual(len(keys), 12)
         self.assertEqual(len(set(keys)), 12, "an answer was asked for twice")
         self.assertEqual(cli("replay", out, items).returncode, 0)
