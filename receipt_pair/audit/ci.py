@@ -175,7 +175,11 @@ def check_receipt(path, options, read_log_file=None):
         return row
     described(row, receipt)
     if options.expiry and isinstance(receipt, dict):
-        judged = judge_receipt(receipt, *(read_log_file or log_reader())(receipt))
+        try:  # a log name no file can have fails this receipt, not the whole run
+            judged = judge_receipt(receipt, *(read_log_file or log_reader())(receipt))
+        except UsageError as exc:
+            row.problems.append(str(exc))
+            return row
         row.problems += judged.differences
         if judged.status == EXPIRED:
             row.problems += [f"EXPIRED: {reason}" for reason in judged.reasons]
@@ -191,7 +195,7 @@ def check_ledger_file(path, options):
     name = display_name(path)
     try:
         check = check_ledger(read_bytes(path), expiry=options.expiry)
-    except InputError as exc:
+    except (InputError, UsageError) as exc:  # a log name no file can have: this ledger fails
         return [Row(LEDGER, name, problems=[str(exc)])]
     standing = {judged["entry"]: judged for judged in check.expiry or ()}
     rows, said = [], set()

@@ -215,6 +215,18 @@ class DoesNotHold(CiTest):
         self.assertIn("EXPIRED: the log changed since the receipt was made", out)
         self.assertEqual(self.ci("--receipts", receipts)[0], 0)  # it still re-derives
 
+    def test_a_log_name_no_file_can_have_fails_that_receipt_not_the_run(self):
+        with open(self.path("receipts/r1.json"), encoding="utf-8") as handle:
+            log = json.load(handle)["log"]
+        self.edit(self.path("receipts/r1.json"), log={**log, "file": "bad\x00name.json"})
+        status, out, err, _, _ = self.ci("--receipts", self.path("receipts/*.json"),
+                                         "--expiry", "--json")
+        self.assertEqual(status, 1, err)
+        report = json.loads(out)
+        self.assertEqual((report["checked"], report["failed"]), (2, 1))
+        self.assertIn("not a file's name", " ".join(report["rows"][0]["problems"]))
+        self.assertEqual(report["rows"][1]["problems"], [])
+
 
 class Claims(CiTest):
     def setUp(self):
