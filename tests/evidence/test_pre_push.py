@@ -124,6 +124,18 @@ class PrePush(TempDirTest):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(self.fake.chats(), [])
 
+    def test_outside_a_repository_it_stops_and_makes_no_folder(self):
+        outside = self.path("outside")
+        os.mkdir(outside)
+        env = dict(self.env, RECEIPT_PAIR_TEST_COMMAND=shlex.join(PASSING),
+                   GIT_CEILING_DIRECTORIES=self.dir)
+        done = subprocess.run([sys.executable, SCRIPT, "origin", self.remote], cwd=outside,
+                              env=env, text=True, capture_output=True, input="")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("not a git folder", done.stderr)
+        self.assertEqual(os.listdir(outside), [])
+        self.assertEqual(self.fake.chats(), [])
+
 
 class PreCommitManifest(unittest.TestCase):
     def test_the_entry(self):
