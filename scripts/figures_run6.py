@@ -4,7 +4,8 @@ it, and the default answer in words.
 
 Kinds: `choice6 FILE` (choice.json), `facts FILE` (a score file with the facts' records),
 `targets6 FILE CHOICE` (the chosen arm of a score file against issue 31's targets),
-`peer FILE` (peer-compare.json), `answer LABEL FILE CHOICE` (the chosen arm in words).
+`peer FILE` (peer-compare.json), `answer LABEL FILE CHOICE` (the chosen arm in words),
+`factarms FILE` (every arm with the facts first, a column each).
 """
 
 import json
@@ -21,6 +22,7 @@ ARM_WORDS = {"answer": "the facts first, then the pair under R2, where shown nee
              "F+R3": "the facts first, then the pair under R3, agree or not shown",
              "F+R1": "the facts first, then the pair under R1",
              "F+B": "the facts first, then model B alone",
+             "F+R2": "the facts first, then the pair under R2, where shown needs both",
              "facts": "the facts alone, not shown where they do not decide"}
 
 # Issue 31's targets for the default answer: (measure, at least / at most, rate).
@@ -122,6 +124,19 @@ def render_peer(paths):
     return lines
 
 
+def render_fact_arms(paths):
+    """`factarms FILE`: every arm with the facts first (the facts alone, the default answer,
+    and the facts with each other arm of the models in their place), a column each."""
+    score = load(paths[0])
+    arms = [arm for arm in score["arms"] if arm in ARM_WORDS]
+    lines = ["| measure | " + " | ".join(arms) + " |", "|---" * (len(arms) + 1) + "|"]
+    for key in ("right", "false_shown", "true_shown_kept", "correct_not_shown",
+                "false_contradicted", "true_contradicted_kept"):
+        lines.append(f"| {key.replace('_', ' ')} | " + " | ".join(
+            _cell(score["arms"][arm][key]) for arm in arms) + " |")
+    return lines
+
+
 def render_answer(paths):
     label, score, choice = paths[0].replace("_", " "), load(paths[1]), load(paths[2])
     arm = score["arms"][choice["winner"]]
@@ -141,5 +156,5 @@ def render_answer(paths):
         f"{score['facts']['decided']} of the {score['items']} claims with no model asked.", 92)
 
 
-RENDERERS = {"choice6": render_choice6, "facts": render_facts, "targets6": render_targets6,
+RENDERERS = {"choice6": render_choice6, "factarms": render_fact_arms, "facts": render_facts, "targets6": render_targets6,
              "peer": render_peer, "answer": render_answer}
