@@ -107,7 +107,9 @@ class Server(DoctorTest):
     def web_server(self, handler):
         """A real web server that is no model server, on a port of its own; its URL."""
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        # a short poll: shutdown() waits for the next one (0.5 s by default)
+        thread = threading.Thread(target=server.serve_forever,
+                                  kwargs={"poll_interval": 0.002}, daemon=True)
         thread.start()
         self.addCleanup(thread.join)
         self.addCleanup(server.server_close)

@@ -726,7 +726,7 @@ class WritesOnlyWhereTold(HookTest):
             "session_id": "s1", "transcript_path": transcript_path, "hook_event_name": "Stop",
             "stop_hook_active": False, "last_assistant_message": "I pushed fix/parser."}))
         status, out, err = run_cli("hook", "claude-code", "--input", hook_input, "--wait",
-                                   "0.2", "--base-url", f"http://127.0.0.1:{closed_port()}/v1",
+                                   "0.05", "--base-url", f"http://127.0.0.1:{closed_port()}/v1",
                                    *options)
         self.assertEqual(status, 0, err)
         self.assertNotIn("Traceback", err)
@@ -821,7 +821,7 @@ class NoToolCallInTheInputOnly(HookTest):
         value = read_json(hook_input)
         value["transcript_path"] = session
         self.write(os.path.basename(hook_input), json.dumps(value))
-        return self.hook(agent, hook_input, "--receipts", self.receipts, "--wait", "1")
+        return self.hook(agent, hook_input, "--receipts", self.receipts, "--wait", "0.05")
 
     def test_not_shown_and_sent_back_without_asking_a_model(self):
         for agent in NO_TOOLS:
@@ -847,13 +847,14 @@ class NoToolCallInTheInputOnly(HookTest):
 
 class SplitWithinTheBudget(HookTest):
     def test_the_split_model_counts_against_the_budget(self):
-        # --budget 7 leaves 2 s for calls (5 s are kept back); the split model would take
-        # 30: its call is bounded by what is left, then the split falls back to plain code.
+        # --budget 6.3 leaves about 1.3 s for calls (5 s are kept back); the split model would
+        # take 30: its call is bounded by what is left, then the split falls back to plain
+        # code.
         self.fake.script("S", Reply(200, {"claims": []}, delay=30))
         started = time.monotonic()
         status, out, err = self.hook("codex", self.session("codex"), "--split", "model",
-                                     "--split-model", "S", "--budget", "7")
-        self.assertLess(time.monotonic() - started, 6)
+                                     "--split-model", "S", "--budget", "6.3")
+        self.assertLess(time.monotonic() - started, 4)
         self.assertEqual(status, 0, err)
         self.assertIn("split in plain code instead", err)
         # No time left at all: the split model is not asked.
