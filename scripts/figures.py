@@ -161,6 +161,23 @@ def render_bench(paths):
         lines.append("")
         lines.append(f"The unit suite (`{unit['command']}`): median {unit['median_s']} s "
                      f"(the whole process).")
+    facts = bench.get("facts")
+    if facts:
+        lines.append("")
+        lines.append(f"Claims the facts decide ({facts['decided']} of the claims of "
+                     f"{', '.join('`' + name + '`' for name in facts['items'])}), each "
+                     f"checked in process by `check_claim` with no model asked: median "
+                     f"{facts['median_s']} s per claim, at most {facts['max_s']} s.")
+    peer = bench.get("facts_stop_vs_peer")
+    if peer:
+        timing = peer["timing"]
+        lines.append("")
+        lines.append(f"A stop the facts decide (item {peer['item']}: \"{peer['claim']}\"), "
+                     f"the whole `hook claude-code` process from the agent's input to its "
+                     f"output against proof-of-done's Stop hook on the same session, timed in "
+                     f"turn {timing['runs']} times: median {timing['A']['wall_s']['median']} s "
+                     f"against {timing['B']['wall_s']['median']} s, ratio pair by pair "
+                     f"{timing['ratio_wall']['median']}.")
     return lines
 
 
