@@ -40,9 +40,10 @@ class ReadmeFigures(unittest.TestCase):
     def test_quoted_files_are_sealed(self):
         for spec_text, _ in figures.blocks(self.text):
             # every word after the kind is a file, except the arm a `variants` block names
-            # and the label a `plain` block starts with
+            # and the label a `plain` or an `answer` block starts with
             kind, *words = spec_text.split()
-            for path in [w for w in words[kind == "plain":] if w not in figures.ARMS]:
+            for path in [w for w in words[kind in ("plain", "answer"):]
+                         if w not in figures.ARMS]:
                 with self.subTest(path=path):
                     folder, name = os.path.split(os.path.join(ROOT, path))
                     hashes = sealed_hashes(folder)
