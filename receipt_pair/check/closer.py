@@ -241,6 +241,16 @@ def _header(lines, shown):
     return None
 
 
+_NAME = lazy(r"[\w.@+~-]+(?:/[\w.@+~-]+)*")  # a name or path in a listing's line
+
+
+def _names_claimed(text, wanted):
+    """True if a listing's line names a claimed file anywhere in it (a column of `ls`, a
+    long listing's last field, a tool's JSON)."""
+    return any(_parts(name) and _parts(name)[-1] == w[-1] for name in _NAME.findall(text)
+               for w in wanted)
+
+
 def other_folder(claim, turns, index, line, quoted):
     """True if a listing's quoted line names a claimed file in another folder than the
     claim's (or the listing cannot be of the claim's folder)."""
@@ -294,3 +304,17 @@ def refusal(verdict, claim, cited, shown, quoted, patterns):
     if other_folder(claim, turns, index, line, quoted):
         return SHOWN_OTHER_TARGET
     return suites.refusal(claim, turns, index, patterns)
+
+
+def names_no_claimed_file(verdict, claim, cited, shown, quoted):
+    """Check c6: True if a `shown` quotes a listing's lines (`quoted`, from `cited`) that name
+    none of the files the claim names with their folders: `test_parser.py` of `ls tests/`
+    shows nothing of src/parser.py."""
+    wanted = claimed_paths(claim) if verdict == "shown" else []
+    if not wanted:
+        return False
+    turns = fit.read_turns(shown)
+    index = fit.turn_index(cited, shown)
+    line = shell.parse(command_text(turns[index].cmd))
+    return _listing(turns, index, line) is not None and \
+        not any(_names_claimed(text, wanted) for text in quoted)

@@ -11,7 +11,7 @@ import re
 from . import agree, closer, commands, evidence, fit, seen
 from ..answers import (CONTRADICTED, CONTRADICTED_WITHOUT_FAILURE, EMPTY_QUOTE, FACTS_SAY_OTHERWISE,
                       INVALID_VERDICT,
-                      MODEL_NOT_SHOWN, NOT_SHOWN, OK, QUOTE_AFTER_FORGED_FENCE,
+                      MODEL_NOT_SHOWN, NOT_SHOWN, OK, QUOTE_AFTER_FORGED_FENCE, SHOWN_OTHER_TARGET,
                       QUOTE_FROM_COMMAND, QUOTE_FROM_OTHER_TURN, QUOTE_FROM_UNFINISHED,
                       QUOTE_IS_INSTRUCTION, QUOTE_NOT_FOUND, QUOTE_TOO_SHORT,
                       QUOTE_WHITESPACE_ONLY, SHOWN, SHOWN_IN_FAILED_TURN, SHOWN_OVER_OVERWRITE,
@@ -134,11 +134,12 @@ def _as_text(value):
 # decide (a turn with a failure line failed too; a later run of the same operation
 # supersedes), refuses unfinished commands, text no terminal drew and lines that say
 # nothing, and reads JSON counts like their plain forms; c4 adds that a quote may not
-# disagree with the facts plain code reads of the log (agree.py, facts/); c5 (current)
-# reads the cited run closer: a preview, the agent's own echo, a push of nothing, a listing
-# of another folder, a part of the suite or one case of a failed report (closer.py).
-CHECKS = ("c1", "c2", "c3", "c4", "c5")
-CURRENT_CHECK = "c5"
+# disagree with the facts plain code reads of the log (agree.py, facts/); c5 reads the
+# cited run closer: a preview, the agent's own echo, a push of nothing, a listing of another
+# folder, a part of the suite or one case of a failed report (closer.py); c6 (current) also
+# refuses a listing's line that names none of the files the claim names.
+CHECKS = ("c1", "c2", "c3", "c4", "c5", "c6")
+CURRENT_CHECK = "c6"
 
 
 def since(check, version):
@@ -237,6 +238,9 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK, vocabulary=None):
         if not refused and since(check, "c5"):  # c5's own reading names the cause closer
             refused = closer.refusal(verdict, claim, cited, shown, [line for line, _ in lines],
                                      patterns)
+        if not refused and since(check, "c6") and closer.names_no_claimed_file(
+                verdict, claim, cited, shown, [line for line, _ in lines]):
+            refused = SHOWN_OTHER_TARGET
         if refused:
             return refuse(refused)
         if getattr(shown, "turns", None) is not None and agree.disagrees(

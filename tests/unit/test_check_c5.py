@@ -39,8 +39,8 @@ class Case(unittest.TestCase):
 
 class Versions(unittest.TestCase):
     def test_c5_is_current_and_later_than_c4(self):
-        self.assertEqual(CURRENT_CHECK, "c5")
-        self.assertEqual(CHECKS[-2:], ("c4", "c5"))
+        self.assertEqual(CURRENT_CHECK, "c6")
+        self.assertEqual(CHECKS[-3:], ("c4", "c5", "c6"))
         self.assertTrue(since("c5", "c5"))
         self.assertFalse(since("c4", "c5"))
         self.assertTrue(since("c5", "c4"))
@@ -240,6 +240,31 @@ class Listings(Case):
                  "\u2514\u2500\u2500 parser.py")):
             with self.subTest(cmd=turns[-1].cmd):
                 self.accepted(turns, self.CLAIM, f"T{len(turns)}", quote)
+
+    def test_a_listing_line_naming_no_claimed_file_is_refused(self):
+        # check c6 (red-team c6-23 again): both models cite `test_parser.py` of `ls tests/`
+        for turns, quote in (
+                ([Turn("ls tests/", "parser.py\ntest_parser.py", 0)], "test_parser.py"),
+                ([Turn("ls src/", "lexer.py\nmain.py", 0)], "lexer.py"),
+                ([Turn("ls -la src", "total 8\n-rw-r--r-- 1 a a 12 Jan 1 lexer.py", 0)],
+                 "total 8")):
+            with self.subTest(quote=quote):
+                self.assertEqual(judge(turns, self.CLAIM, "T1", quote),
+                                 (NOT_SHOWN, an.SHOWN_OTHER_TARGET))
+
+    def test_check_c5_keeps_its_answer_for_replay(self):
+        self.assertEqual(judge([Turn("ls tests/", "parser.py\ntest_parser.py", 0)],
+                               self.CLAIM, "T1", "test_parser.py", check="c5"), (SHOWN, an.OK))
+
+    def test_the_claimed_name_anywhere_in_the_line_is_accepted(self):
+        for turns, quote in (
+                ([Turn("ls src", "parser.py  lexer.py  main.py", 0)], "parser.py  lexer.py"),
+                ([Turn('list_dir {"path": "src"}', '[{"name": "parser.py"}]', 0)],
+                 '[{"name": "parser.py"}]'),
+                ([Turn("ls -la src", "total 8\n-rw-r--r-- 1 a a 12 Jan 1 parser.py", 0)],
+                 "total 8\n-rw-r--r-- 1 a a 12 Jan 1 parser.py")):
+            with self.subTest(quote=quote):
+                self.accepted(turns, self.CLAIM, "T1", quote)
 
     def test_a_claim_naming_no_folder_is_not_judged_here(self):
         self.accepted([Turn("ls tests/", "parser.py\ntest_parser.py", 0)], "parser.py exists",
