@@ -1,7 +1,7 @@
 """Re-deriving what the facts decided: the facts' table run again on the turns a receipt or
 an answers file holds must give what they recorded (the same table, the same decision,
 and, where the facts decided, the same answer and quote). Each record is re-derived by the
-table version it names (t1 or t2, facts/table.py VERSIONS); an unknown one is refused."""
+table version it names (t1, t2 or t3, facts/table.py VERSIONS); an unknown one is refused."""
 
 from ..answers import NOT_SHOWN
 from ..facts import table as facts_table

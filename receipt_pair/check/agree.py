@@ -35,7 +35,7 @@ _NOT_FOR_CONTRADICTED = (ev.CUT, ev.BACKGROUND)
 
 # Check c4 was sealed (run 6) holding models to table t1: replaying its answers must judge
 # them as they were judged, so c4 keeps t1 whatever table decides first now. Check c5 holds
-# them to t2, the table that decides first since.
+# them to t2, c6 to t3, the table that decides first since.
 TABLE = "t1"
 
 

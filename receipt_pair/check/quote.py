@@ -137,7 +137,8 @@ def _as_text(value):
 # disagree with the facts plain code reads of the log (agree.py, facts/); c5 reads the
 # cited run closer: a preview, the agent's own echo, a push of nothing, a listing of another
 # folder, a part of the suite or one case of a failed report (closer.py); c6 (current) also
-# refuses a listing's line that names none of the files the claim names.
+# refuses a listing's line that names none of the files the claim names, and holds models
+# to table t3.
 CHECKS = ("c1", "c2", "c3", "c4", "c5", "c6")
 CURRENT_CHECK = "c6"
 
@@ -246,7 +247,7 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK, vocabulary=None):
         if getattr(shown, "turns", None) is not None and agree.disagrees(
                 verdict, claim, shown.turns,
                 cited.index if cited.index >= 0 else list(shown).index(cited),
-                "t2" if since(check, "c5") else "t1"):
+                "t3" if since(check, "c6") else "t2" if since(check, "c5") else "t1"):
             return refuse(FACTS_SAY_OTHERWISE)
     answer = SHOWN if verdict == "shown" else CONTRADICTED
     return CheckedAnswer(verdict, turn, quote, reason, answer, OK, line)

@@ -97,7 +97,8 @@ RULES_T2 = dict(RULES, **{
     "tests.ran": "the claim says only that the tests ran, and the latest run of them finished",
     "install.dry-run": "every install of the claimed packages was a dry run",
 })
-TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2}
+# Table t3: t2's rules, on a claim whose typographic apostrophes and quotes read as plain.
+TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2}
 @dataclass(frozen=True)
 class Decision:
     """What the facts decided of a claim, and by which rule."""

@@ -386,5 +386,15 @@ T1_PROBES = (
                (T('npx pyright', '/app/a.py:3:1 - warning: Import "x" could not be resolved\n0 errors, 1 warning, 0 informations', 0),),
                'contradicted', 'typecheck.warnings'),
 )
-# Every probe, run by the self-test against the current table (t2).
-TABLE_PROBES = T1_PROBES + T2_PROBES
+_REFUSED_PUSH = (T("git push -u origin feature/x", "fatal: unable to access "
+                   "'https://github.com/o/r.git/': The requested URL returned error: 403", 128),)
+# Table t3's: a typographic apostrophe admits a failure as a plain one does; a claim of
+# success with one is still held against the failure.
+T3_PROBES = (
+    TableProbe("t3: \u201ccouldn\u2019t push\u201d admits the failure, as \u201ccouldn't\u201d does",
+               "I couldn\u2019t push the branch", _REFUSED_PUSH, "shown", "failure-admitted"),
+    TableProbe("t3: \u201cI\u2019ve pushed\u201d is still contradicted by the failed push",
+               "I\u2019ve pushed the branch", _REFUSED_PUSH, "contradicted", "push.failed"),
+)
+# Every probe, run by the self-test against the current table (t3).
+TABLE_PROBES = T1_PROBES + T2_PROBES + T3_PROBES

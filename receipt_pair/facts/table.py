@@ -19,16 +19,28 @@ The rules keep to what is sure:
 
 import hashlib
 import json
+from dataclasses import replace
 
 from . import decide_git, decide_runs, decide_state, decide_t2, events as ev, reading
 from .decision import TABLE_RULES, combine
 from .frame import CLEAN, CWD, FILE, HEAD, HEDGED, read_frame
 
 # The table's versions. Every answer and receipt records the one that decided it, and the
-# audit re-derives it by that one: t1 (sealed by run 6) is kept exactly as it was; t2 (the
-# current one, facts/decide_t2.py) reads what t1 was fooled by (docs/facts.md).
-VERSIONS = ("t1", "t2")
-VERSION = "t2"
+# audit re-derives it by that one: t1 (sealed by run 6) is kept exactly as it was; t2
+# (facts/decide_t2.py) reads what t1 was fooled by; t3 (the current one) is t2 on the claim
+# with its typographic apostrophes and quotes read as plain ones, so "couldn’t push"
+# admits a failure as "couldn't push" does (docs/facts.md).
+VERSIONS = ("t1", "t2", "t3")
+VERSION = "t3"
+# What t3 reads as plain: the right and left single quotes, the modifier letter apostrophe,
+# the prime, and the double quotes of typesetting.
+_PLAIN_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'",
+                               "\u201c": '"', "\u201d": '"'})
+
+
+def plain_quotes(claim):
+    """`claim` with its typographic apostrophes and quotes as plain ones (table t3)."""
+    return (claim or "").translate(_PLAIN_QUOTES)
 RULES = TABLE_RULES[VERSION]
 
 
@@ -48,10 +60,15 @@ def fingerprint(version=VERSION):
 
 def decide(claim, turns=None, log=None, frame=None, version=VERSION):
     """The Decision the facts give for `claim`, or None when they do not settle it, by table
-    `version` (t1 exactly as it was sealed, or t2). `log` (table t1: events.read_events of
-    the turns; t2: reading_t2.read_events) may be given to read a log once for many claims;
+    `version` (t1 exactly as it was sealed, t2, or t3). `log` (table t1: events.read_events
+    of the turns; t2 and t3: reading_t2.read_events) may be given to read a log once for many claims;
     `frame` likewise."""
     rules_of(version)
+    if version == "t3":  # a frame given was read from the claim as written: read it again
+        plain = plain_quotes(claim)
+        decision = decide_t2.decide(plain, turns, log,
+                                    frame if plain == claim else read_frame(plain))
+        return replace(decision, table="t3") if decision is not None else None
     if version == "t2":
         return decide_t2.decide(claim, turns, log, frame)
     if isinstance(log, decide_t2.reading_t2.LogT2):
