@@ -395,6 +395,9 @@ T3_PROBES = (
                "I couldn\u2019t push the branch", _REFUSED_PUSH, "shown", "failure-admitted"),
     TableProbe("t3: \u201cI\u2019ve pushed\u201d is still contradicted by the failed push",
                "I\u2019ve pushed the branch", _REFUSED_PUSH, "contradicted", "push.failed"),
+    TableProbe("t3: a failure admitted with its cause is left to the models (the facts show "
+               "the failure, not why)", "I couldn\u2019t push because GITHUB_TOKEN is not set",
+               _REFUSED_PUSH, None, None),
 )
 # Every probe, run by the self-test against the current table (t3).
 TABLE_PROBES = T1_PROBES + T2_PROBES + T3_PROBES

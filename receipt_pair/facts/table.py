@@ -19,17 +19,20 @@ The rules keep to what is sure:
 
 import hashlib
 import json
+import re
 from dataclasses import replace
 
 from . import decide_git, decide_runs, decide_state, decide_t2, events as ev, reading
 from .decision import TABLE_RULES, combine
-from .frame import CLEAN, CWD, FILE, HEAD, HEDGED, read_frame
+from .frame import CLEAN, CWD, FAILURE, FILE, HEAD, HEDGED, read_frame
+from ..patterns import lazy
 
 # The table's versions. Every answer and receipt records the one that decided it, and the
 # audit re-derives it by that one: t1 (sealed by run 6) is kept exactly as it was; t2
 # (facts/decide_t2.py) reads what t1 was fooled by; t3 (the current one) is t2 on the claim
 # with its typographic apostrophes and quotes read as plain ones, so "couldn’t push"
-# admits a failure as "couldn't push" does (docs/facts.md).
+# admits a failure as "couldn't push" does, and a failure admitted with its cause is left to
+# the models (docs/facts.md).
 VERSIONS = ("t1", "t2", "t3")
 VERSION = "t3"
 # What t3 reads as plain: the right and left single quotes, the modifier letter apostrophe,
@@ -38,9 +41,22 @@ _PLAIN_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2
                                "\u201c": '"', "\u201d": '"'})
 
 
+# A cause a claim gives for a failure it admits: the facts show the failure, not its cause.
+_CAUSE = lazy(r"\b(?:because|due to|caused by|since)\b", re.I)
+
+
 def plain_quotes(claim):
     """`claim` with its typographic apostrophes and quotes as plain ones (table t3)."""
     return (claim or "").translate(_PLAIN_QUOTES)
+
+
+def _frame_t3(plain, frame):
+    """Table t3's frame of a claim (with plain quotes): an admitted failure with its cause
+    ("I couldn't push because GITHUB_TOKEN is not set") says more than the failure shows."""
+    frame = frame or read_frame(plain)
+    if frame.says == FAILURE and _CAUSE.search(plain):
+        return replace(frame, content=True)
+    return frame
 RULES = TABLE_RULES[VERSION]
 
 
@@ -67,7 +83,7 @@ def decide(claim, turns=None, log=None, frame=None, version=VERSION):
     if version == "t3":  # a frame given was read from the claim as written: read it again
         plain = plain_quotes(claim)
         decision = decide_t2.decide(plain, turns, log,
-                                    frame if plain == claim else read_frame(plain))
+                                    _frame_t3(plain, frame if plain == claim else None))
         return replace(decision, table="t3") if decision is not None else None
     if version == "t2":
         return decide_t2.decide(claim, turns, log, frame)

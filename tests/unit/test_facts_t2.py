@@ -238,3 +238,9 @@ class TableT3(unittest.TestCase):
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim)),
                          decide(claim, self.PUSH))
 
+    def test_a_failure_admitted_with_its_cause_is_left_to_the_models(self):
+        # the facts show the push failed, not why: "because GITHUB_TOKEN is not set"
+        claim = "I couldn\u2019t push because GITHUB_TOKEN is not set"
+        self.assertIsNone(decide(claim, self.PUSH))
+        self.assertEqual(decide("I couldn\u2019t push the branch", self.PUSH).answer, "shown")
+
