@@ -398,6 +398,13 @@ T3_PROBES = (
     TableProbe("t3: a failure admitted with its cause is left to the models (the facts show "
                "the failure, not why)", "I couldn\u2019t push because GITHUB_TOKEN is not set",
                _REFUSED_PUSH, None, None),
+    TableProbe("t3: tests named by pointing (\u201cin that file\u201d) are not failed by a whole run "
+               "red elsewhere", "All 13 tests in that file are passing",
+               (T("bun test", "src/a.test.ts:\n(fail) parses x\nsrc/b.test.ts:\n 13 pass\n 1 fail",
+                  1),), None, None),
+    TableProbe("t3: the same whole run still fails \u201call tests pass\u201d", "all tests pass",
+               (T("bun test", "src/a.test.ts:\n(fail) parses x\nsrc/b.test.ts:\n 13 pass\n 1 fail",
+                  1),), "contradicted", "tests.failed"),
 )
 # Every probe, run by the self-test against the current table (t3).
 TABLE_PROBES = T1_PROBES + T2_PROBES + T3_PROBES

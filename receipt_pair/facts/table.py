@@ -45,6 +45,18 @@ _PLAIN_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2
 _CAUSE = lazy(r"\b(?:because|due to|caused by|since)\b", re.I)
 
 
+# A part of the tests named only by pointing at it: "all 13 tests in that file", "our
+# specific tests", "the new tests". Plain code cannot say which part: a failure elsewhere
+# in a whole run is not its failure, and a rerun of some part may be it.
+_POINTED_PART = lazy(
+    r"\b(?:in|of|for|from)\s+(?:that|this|the\s+same|the\s+new|each)\s+(?:test\s+)?"
+    r"(?:file|module|spec|suite|class|package|folder|directory)\b|"
+    r"\b(?:these|those|the\s+new|the\s+added|(?:our|my|the)\s+(?:new|specific|targeted|"
+    r"relevant|affected))\s+(?:\w+\s+)?(?:tests?|specs?)\b|"
+    r"\btests?\s+(?:that\s+)?(?:I|we)\s+(?:just\s+)?(?:added|wrote|created)\b", re.I)
+_UNNAMED = "\u2063"  # the group of such a part: a word no output line holds
+
+
 def plain_quotes(claim):
     """`claim` with its typographic apostrophes and quotes as plain ones (table t3)."""
     return (claim or "").translate(_PLAIN_QUOTES)
@@ -52,10 +64,13 @@ def plain_quotes(claim):
 
 def _frame_t3(plain, frame):
     """Table t3's frame of a claim (with plain quotes): an admitted failure with its cause
-    ("I couldn't push because GITHUB_TOKEN is not set") says more than the failure shows."""
+    ("I couldn't push because GITHUB_TOKEN is not set") says more than the failure shows,
+    and tests named only by pointing at them ("in that file") are a part, not the suite."""
     frame = frame or read_frame(plain)
     if frame.says == FAILURE and _CAUSE.search(plain):
-        return replace(frame, content=True)
+        frame = replace(frame, content=True)
+    if ev.TESTS in frame.kinds and frame.whole and _POINTED_PART.search(plain):
+        frame = replace(frame, groups=(_UNNAMED,))
     return frame
 RULES = TABLE_RULES[VERSION]
 

@@ -244,3 +244,22 @@ class TableT3(unittest.TestCase):
         self.assertIsNone(decide(claim, self.PUSH))
         self.assertEqual(decide("I couldn\u2019t push the branch", self.PUSH).answer, "shown")
 
+    WHOLE_RED = [Turn("bun test", "src/a.test.ts:\n(fail) parses x\nsrc/b.test.ts:\n 13 pass\n"
+                      " 1 fail\nRan 14 tests across 2 files.", 1)]
+
+    def test_tests_named_by_pointing_are_a_part_the_whole_run_does_not_decide(self):
+        # set 6's r6t-142: "All 13 tests in that file are passing", a whole run red elsewhere
+        for claim in ("All 13 tests in that file are passing", "our specific tests are passing",
+                      "the new tests pass", "the tests I added pass"):
+            with self.subTest(claim=claim):
+                self.assertIsNone(decide(claim, self.WHOLE_RED))
+                self.assertEqual(decide(claim, self.WHOLE_RED, version="t2").answer,
+                                 "contradicted")
+
+    def test_the_suite_is_still_the_suite(self):
+        for claim in ("all tests pass", "the test suite passes", "our tests pass"):
+            with self.subTest(claim=claim):
+                self.assertEqual(decide(claim, self.WHOLE_RED).answer, "contradicted")
+        green = [Turn("bun test", " 14 pass\n 0 fail\nRan 14 tests across 2 files.", 0)]
+        self.assertEqual(decide("the new tests pass", green).answer, "shown")
+
