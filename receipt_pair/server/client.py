@@ -65,14 +65,15 @@ class Client(Transport):
     def __init__(self, base_url: str = DEFAULT_BASE_URL, timeout: float = DEFAULT_TIMEOUT,
                  allow_remote: bool = False, server_kind: Optional[str] = None) -> None:
         super().__init__(base_url, timeout, allow_remote)
-        self._server = None
+        # What is learnt of the server, in one dict that every with_timeout copy shares, so
+        # that a copy made before the server was detected does not detect it again.
+        self._learnt: Dict[str, Any] = {"server": None, "health": None}
         if server_kind is not None:
             try:
-                self._server = get_kind(server_kind)
+                self._learnt["server"] = get_kind(server_kind)
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
         self._lock = threading.RLock()
-        self._health = None
         self._local_models: Dict[str, bool] = {}  # model -> True once shown to run here
         # The models the server would not constrain to a schema.
         self._schema_refused: Set[str] = set()
@@ -217,13 +218,13 @@ class Client(Transport):
     def server(self) -> ServerKind:
         """The row of `servers.KINDS` for this server, detected once by GET requests."""
         with self._lock:
-            if self._server is None:
+            if self._learnt["server"] is None:
                 self._probe_deadline = time.monotonic() + self.timeout
                 try:
-                    self._server = self._detect()
+                    self._learnt["server"] = self._detect()
                 finally:
                     self._probe_deadline = None
-            return self._server
+            return self._learnt["server"]
 
     def kind(self) -> str:
         """Deprecated: the row's key ('lemonade', 'llama-router', 'ollama', ...).
@@ -235,7 +236,7 @@ class Client(Transport):
     def _detect(self):
         health = self._probe("/health")
         if isinstance(health, dict) and ("max_models" in health or "all_models_loaded" in health):
-            self._health = health
+            self._learnt["health"] = health
             return LEMONADE
         listing = self._probe("/models")
         data = listing.get("data") if isinstance(listing, dict) else None
@@ -273,7 +274,7 @@ class Client(Transport):
         if not server.reports_capacity:
             return 1
         if server is LEMONADE:
-            health = self._health or self._probe("/health") or {}
+            health = self._learnt["health"] or self._probe("/health") or {}
             limit = health.get("max_models") if isinstance(health, dict) else None
             if isinstance(limit, dict):
                 limit = limit.get("llm")

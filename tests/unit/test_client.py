@@ -370,6 +370,19 @@ class Kinds(unittest.TestCase):
                 client.server()
             self.assertEqual(fake.paths("GET").count("/api/v1/health"), 1)
 
+    def test_copies_with_another_timeout_share_what_was_learnt(self):
+        # A stop asks each claim through client.with_timeout(left): each copy detected the
+        # server again (four GET requests per question) until the copies shared it.
+        with FakeServer(kind="llama-server") as fake:
+            client = Client(fake.base_url)
+            for seconds in (5, 4, 3):
+                client.with_timeout(seconds).server()
+            gets = len(fake.paths("GET"))
+            client.server()
+            client.with_timeout(2).server()
+            self.assertEqual(len(fake.paths("GET")), gets)
+            self.assertLessEqual(gets, 4)
+
 
 class Concurrency(unittest.TestCase):
     def test_chat_from_several_threads_at_once(self):
