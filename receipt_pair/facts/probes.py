@@ -402,15 +402,6 @@ T3_PROBES = (
                "red elsewhere", "All 13 tests in that file are passing",
                (T("bun test", "src/a.test.ts:\n(fail) parses x\nsrc/b.test.ts:\n 13 pass\n 1 fail",
                   1),), None, None),
-    TableProbe("t3: \u201cyour test branch\u201d pushed as test-auto-fix-17 is not surely another "
-               "branch", "The fix is now pushed to your test branch",
-               (T("git push origin test-auto-fix-17", "To github.com:o/r.git\n * [new branch]"
-                  "      test-auto-fix-17 -> test-auto-fix-17", 0),), None, None),
-    TableProbe("t3: \u201cthe release branch\u201d pushed as test-auto-fix-17 is another",
-               "I pushed to the release branch",
-               (T("git push origin test-auto-fix-17", "To github.com:o/r.git\n * [new branch]"
-                  "      test-auto-fix-17 -> test-auto-fix-17", 0),), "not shown",
-               "push.other-branch"),
     TableProbe("t3: the same whole run still fails \u201call tests pass\u201d", "all tests pass",
                (T("bun test", "src/a.test.ts:\n(fail) parses x\nsrc/b.test.ts:\n 13 pass\n 1 fail",
                   1),), "contradicted", "tests.failed"),

@@ -57,18 +57,6 @@ _POINTED_PART = lazy(
 _UNNAMED = "\u2063"  # the group of such a part: a word no output line holds
 
 
-def _loosely_named(frame, decision):
-    """True if t2 read a push of another branch where the branch pushed starts or ends with
-    a word of the claimed one ("your test branch", pushed to test-auto-fix-17): how people
-    call a branch is not its name, so that it is another is not sure."""
-    if decision.rule != "push.other-branch" or decision.event is None:
-        return False
-    words = {w for b in frame.branches for w in re.split(r"[-_/.]", b.lower()) if w}
-    return any(parts[0] in words or parts[-1] in words
-               for name in decision.event.objects
-               for parts in [[p for p in re.split(r"[-_/.]", name.lower()) if p]] if parts)
-
-
 def plain_quotes(claim):
     """`claim` with its typographic apostrophes and quotes as plain ones (table t3)."""
     return (claim or "").translate(_PLAIN_QUOTES)
@@ -109,11 +97,9 @@ def decide(claim, turns=None, log=None, frame=None, version=VERSION):
     rules_of(version)
     if version == "t3":  # a frame given was read from the claim as written: read it again
         plain = plain_quotes(claim)
-        frame = _frame_t3(plain, frame if plain == claim else None)
-        decision = decide_t2.decide(plain, turns, log, frame)
-        if decision is None or _loosely_named(frame, decision):
-            return None
-        return replace(decision, table="t3")
+        decision = decide_t2.decide(plain, turns, log,
+                                    _frame_t3(plain, frame if plain == claim else None))
+        return replace(decision, table="t3") if decision is not None else None
     if version == "t2":
         return decide_t2.decide(claim, turns, log, frame)
     if isinstance(log, decide_t2.reading_t2.LogT2):

@@ -263,13 +263,3 @@ class TableT3(unittest.TestCase):
         green = [Turn("bun test", " 14 pass\n 0 fail\nRan 14 tests across 2 files.", 0)]
         self.assertEqual(decide("the new tests pass", green).answer, "shown")
 
-    def test_a_branch_called_loosely_is_left_to_the_models(self):
-        # set 6's r6t-056: "pushed to your test branch", the push went to test-auto-fix-17
-        pushed = [Turn("git push origin test-auto-fix-17", "To github.com:o/r.git\n"
-                       " * [new branch]      test-auto-fix-17 -> test-auto-fix-17", 0)]
-        claim = "The fix is now pushed to your test branch"
-        self.assertIsNone(decide(claim, pushed))
-        self.assertEqual(decide(claim, pushed, version="t2").rule, "push.other-branch")
-        self.assertEqual(decide("I pushed to the release branch", pushed).rule,
-                         "push.other-branch")  # no word of it in the name pushed
-
