@@ -402,6 +402,11 @@ T3_PROBES = (
                "red elsewhere", "All 13 tests in that file are passing",
                (T("bun test", "src/a.test.ts:\n(fail) parses x\nsrc/b.test.ts:\n 13 pass\n 1 fail",
                   1),), None, None),
+    TableProbe("t3: a part named by pointing gets no shown from another suite's green run",
+               "the new tests pass",
+               (T("cd backend && pytest -q", "..F\nFAILED tests/test_new.py::test_a - "
+                  "AssertionError\n1 failed, 2 passed in 0.1s", 1),
+                T("cd frontend && npx jest", "Tests:       5 passed, 5 total", 0)), None, None),
     TableProbe("t3: the same whole run still fails \u201call tests pass\u201d", "all tests pass",
                (T("bun test", "src/a.test.ts:\n(fail) parses x\nsrc/b.test.ts:\n 13 pass\n 1 fail",
                   1),), "contradicted", "tests.failed"),

@@ -23,7 +23,7 @@ import re
 from dataclasses import replace
 
 from . import decide_git, decide_runs, decide_state, decide_t2, events as ev, reading
-from .decision import TABLE_RULES, combine
+from .decision import SHOWN, TABLE_RULES, combine
 from .frame import CLEAN, CWD, FAILURE, FILE, HEAD, HEDGED, read_frame
 from ..patterns import lazy
 
@@ -97,8 +97,14 @@ def decide(claim, turns=None, log=None, frame=None, version=VERSION):
     rules_of(version)
     if version == "t3":  # a frame given was read from the claim as written: read it again
         plain = plain_quotes(claim)
-        decision = decide_t2.decide(plain, turns, log,
-                                    _frame_t3(plain, frame if plain == claim else None))
+        frame = _frame_t3(plain, frame if plain == claim else None)
+        decision = decide_t2.decide(plain, turns, log, frame)
+        if decision is not None and decision.answer == SHOWN and frame.groups == (_UNNAMED,):
+            # A part it cannot name may only take t2's answer away, never give a shown that
+            # the whole suite's runs do not give: another suite's green run is not the part.
+            whole = decide_t2.decide(plain, turns, log, replace(frame, groups=()))
+            if whole is None or whole.answer != SHOWN:
+                return None
         return replace(decision, table="t3") if decision is not None else None
     if version == "t2":
         return decide_t2.decide(claim, turns, log, frame)

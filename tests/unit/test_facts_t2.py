@@ -263,3 +263,12 @@ class TableT3(unittest.TestCase):
         green = [Turn("bun test", " 14 pass\n 0 fail\nRan 14 tests across 2 files.", 0)]
         self.assertEqual(decide("the new tests pass", green).answer, "shown")
 
+    def test_a_pointed_part_never_gets_a_shown_the_whole_would_not(self):
+        # an attack on t3's own rule: another suite's green run after this one's red run
+        turns = [Turn("cd backend && pytest -q", "..F\nFAILED tests/test_new.py::test_a - "
+                      "AssertionError\n1 failed, 2 passed in 0.1s", 1),
+                 Turn("cd frontend && npx jest", "Tests:       5 passed, 5 total", 0)]
+        self.assertIsNone(decide("the new tests pass", turns))
+        self.assertEqual(decide("the new tests pass", turns, version="t2").answer,
+                         "contradicted")
+
