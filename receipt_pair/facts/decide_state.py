@@ -7,7 +7,7 @@ import re
 from . import events as ev
 from .decision import (CONTRADICTED, Decision, combine, contradicted, fits_names, last_of,
                        mentions, names_token, not_shown, shown)
-from .frame import SUCCESS
+from .frame import HEDGED, SUCCESS
 from ..patterns import lazy
 
 # -- installs, deploys, migrations ------------------------------------------------------
@@ -207,4 +207,15 @@ def named_run(frame, log):
             return not_shown("run.cut-off", latest)
     return None
 
+
+def by_kinds(frame, log, rules):
+    """The Decision of a claim's `frame` on `log` by a table's `rules` (kind -> rule), or
+    None: a hedged claim is never decided; a claim of no kind is decided by the run of a
+    program it names; else every kind's decision, combined (decision.combine)."""
+    if frame.says == HEDGED:
+        return None
+    if not frame.kinds:
+        return named_run(frame, log)
+    return combine([rules[kind](frame, log) if kind in rules else None
+                    for kind in frame.kinds], frame)
 

@@ -22,9 +22,9 @@ import re
 from dataclasses import replace
 
 from . import decide_git, decide_runs, decide_state, events as ev, reading_t2
-from .decision import (NOT_SHOWN, Decision, combine, contradicted, edited_after, mentions,
+from .decision import (NOT_SHOWN, Decision, contradicted, edited_after, mentions,
                        not_shown, shown)
-from .frame import CLEAN, CWD, FILE, HEAD, HEDGED, SUCCESS, read_frame
+from .frame import CLEAN, CWD, FILE, HEAD, SUCCESS, read_frame
 from .summaries import read_summary
 from ..patterns import lazy
 
@@ -40,17 +40,7 @@ def decide(claim, turns=None, log=None, frame=None):
             raise ValueError("table t2 reads the log from its turns: give the turns, or a "
                              "log read by facts.reading_t2.read_events")
         log = reading_t2.read_events(turns)
-    frame = frame or read_frame(claim)
-    if frame.says == HEDGED:
-        return None
-    found = []
-    for kind in frame.kinds:
-        rule = _KINDS.get(kind)
-        found.append(rule(frame, log) if rule else None)
-    if not frame.kinds or not found:
-        decision = decide_state.named_run(frame, log)
-    else:
-        decision = combine(found, frame)
+    decision = decide_state.by_kinds(frame or read_frame(claim), log, _KINDS)
     return replace(decision, table=VERSION) if decision is not None else None
 
 

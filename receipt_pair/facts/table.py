@@ -23,8 +23,8 @@ import re
 from dataclasses import replace
 
 from . import decide_git, decide_runs, decide_state, decide_t2, events as ev, reading
-from .decision import SHOWN, TABLE_RULES, combine
-from .frame import CLEAN, CWD, FAILURE, FILE, HEAD, HEDGED, read_frame
+from .decision import SHOWN, TABLE_RULES
+from .frame import CLEAN, CWD, FAILURE, FILE, HEAD, read_frame
 from ..patterns import lazy
 
 # The table's versions. Every answer and receipt records the one that decided it, and the
@@ -116,17 +116,7 @@ def decide(claim, turns=None, log=None, frame=None, version=VERSION):
 def _decide_t1(claim, turns=None, log=None, frame=None):
     if log is None:
         log = reading.read_events(turns)
-    frame = frame or read_frame(claim)
-    if frame.says == HEDGED:
-        return None
-    found = []
-    for kind in frame.kinds:
-        rule = _KINDS.get(kind)
-        found.append(rule(frame, log) if rule else None)
-    if not frame.kinds or not found:
-        run = decide_state.named_run(frame, log)
-        return run
-    return combine(found, frame)
+    return decide_state.by_kinds(frame or read_frame(claim), log, _KINDS)
 
 
 _KINDS = {ev.TESTS: decide_runs.tests, ev.PUSH: decide_git.push, ev.COMMIT: decide_git.commit,
