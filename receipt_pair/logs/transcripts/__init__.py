@@ -172,21 +172,13 @@ def _leading_records(body):
 
 
 def _detect_records(records):
+    # Each format's test of one record, in the order they are tried.
+    tests = (("codex", codex.looks_like), ("claude-code", claude_code.looks_like),
+             ("gemini-cli", gemini_cli.looks_like_document), ("copilot", copilot.looks_like),
+             ("droid", droid.looks_like), ("qwen-code", qwen_code.looks_like),
+             ("kimi-cli", kimi_cli.looks_like), ("openhands", openhands.is_v1_event))
     for record in records:
-        if codex.looks_like(record):
-            return "codex"
-        if claude_code.looks_like(record):
-            return "claude-code"
-        if gemini_cli.looks_like_document(record):
-            return "gemini-cli"
-        if copilot.looks_like(record):
-            return "copilot"
-        if droid.looks_like(record):
-            return "droid"
-        if qwen_code.looks_like(record):
-            return "qwen-code"
-        if kimi_cli.looks_like(record):
-            return "kimi-cli"
-        if openhands.is_v1_event(record):
-            return "openhands"
+        for name, looks_like in tests:
+            if looks_like(record):
+                return name
     return None
