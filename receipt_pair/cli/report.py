@@ -9,7 +9,6 @@ import json
 
 from ..answers import CODE_TEXT, MODEL_NOT_SHOWN, OK
 from ..check.rules import RULE_NAMES
-from ..audit.score import ARMS, MEASURE_TEXT, MEASURES
 from .visible import visible
 
 
@@ -124,6 +123,8 @@ def _pct(value):
 
 
 def render_score(result):
+    from ..audit.score import ARMS, MEASURE_TEXT, MEASURES  # `score` alone needs them
+
     truths = ", ".join(f"{n} {t}" for t, n in sorted(result["truths"].items()))
     models = result.get("models") or {}
     lines = [f"items: {result['items']} ({truths}); reader {visible(result.get('reader'))}",
