@@ -98,7 +98,12 @@ RULES_T2 = dict(RULES, **{
     "install.dry-run": "every install of the claimed packages was a dry run",
 })
 # Table t3: t2's rules, on a claim whose typographic apostrophes and quotes read as plain.
-TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2}
+# Table t4 (facts/decide_t4.py): t3's rules, and a claim that quotes its test command.
+RULES_T4 = dict(RULES_T2, **{
+    "tests.cited": "the claim quotes the test command, and that command's latest run after "
+                   "the last edit passed, with the count the claim gives",
+})
+TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4}
 @dataclass(frozen=True)
 class Decision:
     """What the facts decided of a claim, and by which rule."""

@@ -188,7 +188,14 @@ _OPERATION_WORDS = lazy(
 def read_frame(claim):
     """The Frame of a claim, read in plain code."""
     text = _plain(claim)
-    kinds = [kind for kind, pattern in _KIND_PATTERNS if pattern.search(_without_paths(text))]
+    return frame_of(claim, text, [kind for kind, pattern in _KIND_PATTERNS
+                                  if pattern.search(_without_paths(text))])
+
+
+def frame_of(claim, text, kinds):
+    """The Frame of `claim` (`text`: it on one line, without marks) whose words name
+    `kinds`: the objects and result read for those kinds."""
+    kinds = list(kinds)
     if ev.TESTS in kinds and ev.BUILD in kinds and not re.search(r"\bbuilds?\b|\bbuilt\b|"
                                                                  r"\bcompil", text, re.I):
         kinds.remove(ev.BUILD)

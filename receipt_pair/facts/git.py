@@ -156,6 +156,11 @@ _COMMIT_FAILED = lazy(r"^(?:fatal: |error: |Aborting commit|\S+\.{3,}\s*Failed$|
                             r"Author identity unknown|Please tell me who you are)", re.I)
 
 
+def commit_line(line):
+    """The match of git's report of a commit made (`[main 1a2b3c4] message`), or None."""
+    return _COMMIT_LINE.match(line.strip())
+
+
 def _commit(read, step):
     made = None
     for index, line in enumerate(read.lines):

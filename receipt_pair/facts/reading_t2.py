@@ -45,9 +45,10 @@ class _Session:
     written: set = field(default_factory=set)
 
 
-def read_events(turns):
-    """The LogT2 of `turns` (Turns, oldest first)."""
-    log = LogT2(turns=len(turns))
+def read_events(turns, readers=None, log_class=LogT2):
+    """The LogT2 of `turns` (Turns, oldest first). A later table's reading gives its own
+    family `readers` (default: t2's) and `log_class` (a LogT2)."""
+    log = log_class(turns=len(turns))
     session = _Session()
     for index, turn in enumerate(turns):
         text = command_text(turn.cmd)
@@ -56,7 +57,7 @@ def read_events(turns):
         log.lines.append(read.lines)
         log.texts.append((turn.cmd or "") + "\n" + (turn.output or ""))
         log.commands.append(turn.cmd or "")
-        found = _read_turn(read)
+        found = _read_turn(read, readers or _READERS)
         session.written.update(_written(found))
         for step, event in found:
             if step is not None and event.family in _RUNS and _own_runner(step, line, session):
@@ -66,10 +67,10 @@ def read_events(turns):
     return log
 
 
-def _read_turn(read):
+def _read_turn(read, readers):
     """[(step or None, Event)] of one turn, as reading.read_events reads it."""
     taken, found = set(), []
-    for family_read in _READERS:
+    for family_read in readers:
         for step, event in family_read(read, taken):
             taken.add(id(step))
             found.append((step, event))

@@ -22,19 +22,20 @@ import json
 import re
 from dataclasses import replace
 
-from . import decide_git, decide_runs, decide_state, decide_t2, events as ev, reading
+from . import decide_git, decide_runs, decide_state, decide_t2, decide_t4, events as ev, reading
 from .decision import SHOWN, TABLE_RULES
 from .frame import CLEAN, CWD, FAILURE, FILE, HEAD, read_frame
 from ..patterns import lazy
 
 # The table's versions. Every answer and receipt records the one that decided it, and the
 # audit re-derives it by that one: t1 (sealed by run 6) is kept exactly as it was; t2
-# (facts/decide_t2.py) reads what t1 was fooled by; t3 (the current one) is t2 on the claim
-# with its typographic apostrophes and quotes read as plain ones, so "couldn’t push"
-# admits a failure as "couldn't push" does, and a failure admitted with its cause is left to
-# the models (docs/facts.md).
-VERSIONS = ("t1", "t2", "t3")
-VERSION = "t3"
+# (facts/decide_t2.py) reads what t1 was fooled by; t3 is t2 on the claim with its
+# typographic apostrophes and quotes read as plain ones, so "couldn’t push" admits a
+# failure as "couldn't push" does, and a failure admitted with its cause is left to the
+# models; t4 (the current one, facts/decide_t4.py) is t3 on t4's reading of the log and of
+# the claim (docs/facts.md).
+VERSIONS = ("t1", "t2", "t3", "t4")
+VERSION = "t4"
 # What t3 reads as plain: the right and left single quotes, the modifier letter apostrophe,
 # the prime, and the double quotes of typesetting.
 _PLAIN_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'",
@@ -91,21 +92,30 @@ def fingerprint(version=VERSION):
 
 def decide(claim, turns=None, log=None, frame=None, version=VERSION):
     """The Decision the facts give for `claim`, or None when they do not settle it, by table
-    `version` (t1 exactly as it was sealed, t2, or t3). `log` (table t1: events.read_events
-    of the turns; t2 and t3: reading_t2.read_events) may be given to read a log once for many claims;
-    `frame` likewise."""
+    `version` (t1 exactly as it was sealed, t2, t3 or t4). `log` (table t1:
+    reading.read_events of the turns; t2 and t3: reading_t2.read_events; t4:
+    reading_t4.read_events) may be given to read a log once for many claims, and `frame`
+    (t1, t2) likewise; t3 and t4 read the frame from the claim with plain quotes."""
     rules_of(version)
-    if version == "t3":  # a frame given was read from the claim as written: read it again
+    if version in ("t3", "t4"):  # a frame given was read from the claim as written
         plain = plain_quotes(claim)
-        frame = _frame_t3(plain, frame if plain == claim else None)
-        decision = decide_t2.decide(plain, turns, log, frame)
+        if version == "t4":
+            frame, decider = _frame_t3(plain, decide_t4.read_frame_t4(plain)), decide_t4.decide
+            if not isinstance(log, decide_t4.reading_t4.LogT4):
+                if turns is None:
+                    raise ValueError("table t4 reads the log from its turns: give the turns, "
+                                     "or a log read by facts.reading_t4.read_events")
+                log = decide_t4.reading_t4.read_events(turns)
+        else:
+            frame, decider = _frame_t3(plain, frame if plain == claim else None), decide_t2.decide
+        decision = decider(plain, turns, log, frame)
         if decision is not None and decision.answer == SHOWN and frame.groups == (_UNNAMED,):
             # A part it cannot name may only take t2's answer away, never give a shown that
             # the whole suite's runs do not give: another suite's green run is not the part.
-            whole = decide_t2.decide(plain, turns, log, replace(frame, groups=()))
+            whole = decider(plain, turns, log, replace(frame, groups=()))
             if whole is None or whole.answer != SHOWN:
                 return None
-        return replace(decision, table="t3") if decision is not None else None
+        return replace(decision, table=version) if decision is not None else None
     if version == "t2":
         return decide_t2.decide(claim, turns, log, frame)
     if isinstance(log, decide_t2.reading_t2.LogT2):

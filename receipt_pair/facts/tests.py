@@ -190,7 +190,7 @@ def read(read, taken):
     runs = [(step, test_run(step)) for step in read.line.runs if id(step) not in taken]
     runs = [(step, run) for step, run in runs if run is not None]
     if not runs and summary is not None:
-        step = _output_step(read)
+        step = output_step(read)
         if step is not None or not read.line.runs:
             runs = [(step, TestRun(f"output:{summary.runner}", (), False))]
     status = read.turn.exit_status
@@ -253,7 +253,7 @@ def read(read, taken):
                           command=" ".join(step.words)[:300] if step is not None else "")
 
 
-def _output_step(read):
+def output_step(read):
     """The step whose output carries a runner's summary, when no step runs tests by its
     command: the last step that runs something, unless it only shows a file that is not a
     run's report, or only echoes."""

@@ -12,7 +12,7 @@ import unittest
 
 from receipt_pair.audit.facts import facts_differences, facts_record_differences
 from receipt_pair.check import agree
-from receipt_pair.facts import decide_t2, reading, reading_t2
+from receipt_pair.facts import decide_t2, reading, reading_t2, reading_t4
 from receipt_pair.facts.decision import RULES, RULES_T1, RULES_T2
 from receipt_pair.facts.frame import read_frame
 from receipt_pair.facts.probes import T1_PROBES
@@ -87,16 +87,17 @@ class Versions(unittest.TestCase):
         self.assertIs(RULES, RULES_T1)
         self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
         self.assertEqual(fingerprint(), fingerprint(VERSION))
-        self.assertEqual(VERSION, "t3")
-        self.assertEqual(VERSIONS, ("t1", "t2", "t3"))
+        self.assertEqual(VERSION, "t4")
+        self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4"))
         self.assertNotEqual(fingerprint("t3"), fingerprint("t2"))
+        self.assertNotEqual(fingerprint("t4"), fingerprint("t3"))
 
     def test_t2_keeps_every_rule_of_t1(self):
         self.assertLessEqual(set(RULES_T1), set(RULES_T2))
 
     def test_an_unknown_version_is_refused(self):
         with self.assertRaises(ValueError):
-            decide("the tests pass", [Turn("pytest", "12 passed in 0.1s", 0)], version="t4")
+            decide("the tests pass", [Turn("pytest", "12 passed in 0.1s", 0)], version="t5")
         with self.assertRaises(ValueError):
             fingerprint("t0")
 
@@ -106,7 +107,11 @@ class Versions(unittest.TestCase):
             decide("the tests pass", log=reading.read_events(turns))  # t2 needs the turns
         with self.assertRaises(ValueError):
             decide("the tests pass", log=reading_t2.read_events(turns), version="t1")
+        with self.assertRaises(ValueError):
+            decide("the tests pass", log=reading_t2.read_events(turns))  # t4 reads its own
         log = reading_t2.read_events(turns)
+        self.assertEqual(decide("the tests pass", log=log, version="t3").rule, "tests.passed")
+        log = reading_t4.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log).rule, "tests.passed")
 
     def test_a_decision_says_its_table_and_its_words(self):
@@ -115,7 +120,8 @@ class Versions(unittest.TestCase):
         new = decide("I ran the tests", turns, version="t2")
         self.assertEqual((old.table, old.rule), ("t1", "tests.failed"))
         self.assertEqual((new.table, new.rule), ("t2", "tests.ran"))
-        self.assertEqual(decide("I ran the tests", turns).table, "t3")
+        self.assertEqual(decide("I ran the tests", turns, version="t3").table, "t3")
+        self.assertEqual(decide("I ran the tests", turns).table, "t4")
         self.assertEqual(new.why, RULES_T2["tests.ran"])
         self.assertEqual(old.why, RULES_T1["tests.failed"])
 
@@ -235,6 +241,9 @@ class TableT3(unittest.TestCase):
     def test_a_given_frame_is_read_again_from_the_plain_claim(self):
         claim = "I couldn’t push the branch"
         log = reading_t2.read_events(self.PUSH)
+        self.assertEqual(decide(claim, log=log, frame=read_frame(claim), version="t3"),
+                         decide(claim, self.PUSH, version="t3"))
+        log = reading_t4.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim)),
                          decide(claim, self.PUSH))
 
@@ -272,3 +281,27 @@ class TableT3(unittest.TestCase):
         self.assertEqual(decide("the new tests pass", turns, version="t2").answer,
                          "contradicted")
 
+
+
+class TableT4(unittest.TestCase):
+    """Table t4's readings: each probed both ways in facts/probes_t4.py; here, that every
+    rule t4 adds fires in one, and that t3 is kept as it was."""
+
+    def test_every_t4_rule_fires_in_a_probe(self):
+        from receipt_pair.facts.decision import RULES_T2, RULES_T4
+        from receipt_pair.facts.probes_t4 import T4_PROBES
+        fired = {probe.rule for probe in T4_PROBES}
+        self.assertEqual(sorted(set(RULES_T4) - set(RULES_T2) - fired), [])
+        self.assertGreaterEqual(sum(1 for p in T4_PROBES if p.answer is None), 5)
+
+    def test_t3_reads_as_before(self):
+        from receipt_pair.facts.probes_t4 import T4_PROBES
+        from receipt_pair.facts.table import decide
+        by_name = {p.name: p for p in T4_PROBES}
+        for name in ("t4: a whole ctest run (`--test-dir build`) covers a named group of its "
+                     "tests", "t4: a CI script's own build summary says the build failed",
+                     "t4: \u201cMade two local commits\u201d is a commit claim"):
+            probe = by_name[name]
+            with self.subTest(name):
+                self.assertIsNone(decide(probe.claim, list(probe.turns), version="t3"))
+                self.assertIsNotNone(decide(probe.claim, list(probe.turns), version="t4"))

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Two versions of the facts' table on every development set: what each decides, how
+often rightly, its false receipts and false contradictions, and every claim they decide
+differently. A development tool (sets 5 and 6 are development data since their runs were
+sealed), never a sealed result.
+
+    python3 eval/dev-runs-6/tables.py [OLD NEW]     # default: t3 t4
+"""
+
+import collections
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+from receipt_pair import read_items  # noqa: E402
+from receipt_pair.facts import table  # noqa: E402
+
+SETS = ("eval/dev-items.jsonl", "eval/holdout-1.jsonl", "eval/holdout-2.jsonl",
+        "eval/dev-3.jsonl", "eval/holdout-3.jsonl", "eval/real-dev.jsonl",
+        "eval/real-test.jsonl", "eval/real-5/real5-dev.jsonl", "eval/real-5/real5-test.jsonl",
+        "eval/real-6/real6-test.jsonl")
+
+
+def main(argv):
+    old, new = (argv + ["t3", "t4"])[:2] if len(argv) >= 2 else ("t3", "t4")
+    totals = collections.Counter()
+    for path in SETS:
+        items, _ = read_items(os.path.join(ROOT, path))
+        for item in items:
+            truth = item.truth.replace("_", " ")
+            found = {v: table.decide(item.claim, list(item.turns), version=v) for v in (old, new)}
+            for version, decision in found.items():
+                answer = decision.answer if decision else None
+                totals[version, "decided"] += answer is not None
+                totals[version, "right"] += answer == truth
+                totals[version, "false shown"] += answer == "shown" and truth != "shown"
+                totals[version, "false contradicted"] += (answer == "contradicted" and
+                                                          truth != "contradicted")
+            a, b = found[old], found[new]
+            if (a and (a.answer, a.rule)) != (b and (b.answer, b.rule)):
+                print(f"{item.id:9} {truth:12} {old}={a and a.answer}:{a and a.rule} "
+                      f"{new}={b and b.answer}:{b and b.rule} | {item.claim[:80]!r}")
+    for version in (old, new):
+        print(version, ", ".join(f"{k} {totals[version, k]}" for k in
+                                 ("decided", "right", "false shown", "false contradicted")))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
