@@ -53,6 +53,8 @@ CONTRADICTED_ADMITTED = "contradicted_admitted"  # check c4: the claim admits th
 CLAIM_NOT_DONE = "claim_not_done"  # check c4: the claim announces, it reports no result
 SHOWN_NOTHING_PUSHED = "shown_nothing_pushed"  # check c5: "Everything up-to-date"
 SHOWN_PARTIAL_RERUN = "shown_partial_rerun"  # check c5: a part rerun after the whole failed
+CONTRADICTED_OTHER_PART = "contradicted_other_part"  # check c7: no line names the claimed part
+CONTRADICTED_NO_ERRORS = "contradicted_no_errors"  # check c7: a summary that counts no error
 LOW_CONFIDENCE = "low_confidence"  # the reader's confidence rule, after the quote check
 CALL_FAILED = "call_failed"  # no reply at all: the model call itself failed
 # One line each, for people reading a checked answer.
@@ -109,6 +111,10 @@ CODE_TEXT = {
                           "edit no commit took",
     SHOWN_PARTIAL_RERUN: "a shown for the whole suite from a run of a part of it (one file, "
                          "a name filter, --changed) after a run of the whole failed",
+    CONTRADICTED_OTHER_PART: "a contradicted for a claim about a part of the tests from a "
+                             "failure line that names none of that part",
+    CONTRADICTED_NO_ERRORS: "a contradicted from a lint or type check summary that counts no "
+                            "error, for a claim that does not say there were no warnings",
     LOW_CONFIDENCE: "the verdict's probability is below the reader's threshold",
     CALL_FAILED: "the model call failed, so the model cannot vouch",
 }
@@ -121,6 +127,7 @@ REFUSAL_CODES = (
     SHOWN_OTHER_OPERATION, SHOWN_DRY_RUN, SHOWN_NOTHING_RAN, SHOWN_OTHER_TARGET,
     CONTRADICTED_OTHER_OPERATION, QUOTE_NOT_TOOL_OUTPUT, FACTS_SAY_OTHERWISE, NOT_A_RUN_LINE,
     CONTRADICTED_ADMITTED, CLAIM_NOT_DONE, SHOWN_NOTHING_PUSHED, SHOWN_PARTIAL_RERUN,
+    CONTRADICTED_OTHER_PART, CONTRADICTED_NO_ERRORS,
 )
 
 

@@ -10,6 +10,7 @@ from ..turn import Turn
 from .probe_kit import CLEAN, GOOD_PUSH, PUSH_LOG, Probe, hiding as _hiding, reply as _reply
 from .probes_agree import AGREE_PROBES
 from .probes_closer import CLOSER_PROBES
+from .probes_scope import SCOPE_PROBES
 from .probes_fit import FIT_PROBES
 from .probes_words import WORDS_PROBES
 from .render import readable, render_turns
@@ -204,4 +205,4 @@ QUOTE_PROBES = (
           (Turn(cmd="./deploy.sh", output=line),),
           _reply("shown", "T1", readable(line).strip()), NOT_SHOWN, an.SHOWN_QUOTES_FAILURE)
     for how, line in DISGUISED.items()
-) + FIT_PROBES + WORDS_PROBES + AGREE_PROBES + CLOSER_PROBES
+) + FIT_PROBES + WORDS_PROBES + AGREE_PROBES + CLOSER_PROBES + SCOPE_PROBES

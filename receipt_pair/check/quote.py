@@ -8,7 +8,7 @@ so nothing a model invents can become evidence.
 import json
 import re
 
-from . import agree, closer, commands, evidence, fit, seen
+from . import agree, closer, commands, evidence, fit, scope, seen
 from ..answers import (CONTRADICTED, CONTRADICTED_WITHOUT_FAILURE, EMPTY_QUOTE, FACTS_SAY_OTHERWISE,
                       INVALID_VERDICT,
                       MODEL_NOT_SHOWN, NOT_SHOWN, OK, QUOTE_AFTER_FORGED_FENCE, SHOWN_OTHER_TARGET,
@@ -136,11 +136,12 @@ def _as_text(value):
 # nothing, and reads JSON counts like their plain forms; c4 adds that a quote may not
 # disagree with the facts plain code reads of the log (agree.py, facts/); c5 reads the
 # cited run closer: a preview, the agent's own echo, a push of nothing, a listing of another
-# folder, a part of the suite or one case of a failed report (closer.py); c6 (current) also
-# refuses a listing's line that names none of the files the claim names, and holds models
-# to table t3.
-CHECKS = ("c1", "c2", "c3", "c4", "c5", "c6")
-CURRENT_CHECK = "c6"
+# folder, a part of the suite or one case of a failed report (closer.py); c6 also refuses a
+# listing's line that names none of the files the claim names, and holds models to table t3;
+# c7 (current) holds them to table t4 and refuses a contradicted about a part of the tests
+# from a line that names none of it, or from a summary that counts no error (scope.py).
+CHECKS = ("c1", "c2", "c3", "c4", "c5", "c6", "c7")
+CURRENT_CHECK = "c7"
 
 
 def since(check, version):
@@ -242,12 +243,15 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK, vocabulary=None):
         if not refused and since(check, "c6") and closer.names_no_claimed_file(
                 verdict, claim, cited, shown, [line for line, _ in lines]):
             refused = SHOWN_OTHER_TARGET
+        if not refused and since(check, "c7"):
+            refused = scope.refusal(verdict, claim, [line for line, _ in lines] or [stripped])
         if refused:
             return refuse(refused)
         if getattr(shown, "turns", None) is not None and agree.disagrees(
                 verdict, claim, shown.turns,
                 cited.index if cited.index >= 0 else list(shown).index(cited),
-                "t3" if since(check, "c6") else "t2" if since(check, "c5") else "t1"):
+                "t4" if since(check, "c7") else "t3" if since(check, "c6") else
+                "t2" if since(check, "c5") else "t1"):
             return refuse(FACTS_SAY_OTHERWISE)
     answer = SHOWN if verdict == "shown" else CONTRADICTED
     return CheckedAnswer(verdict, turn, quote, reason, answer, OK, line)

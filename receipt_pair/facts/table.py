@@ -55,7 +55,7 @@ _POINTED_PART = lazy(
     r"\b(?:these|those|the\s+new|the\s+added|(?:our|my|the)\s+(?:new|specific|targeted|"
     r"relevant|affected))\s+(?:\w+\s+)?(?:tests?|specs?)\b|"
     r"\btests?\s+(?:that\s+)?(?:I|we)\s+(?:just\s+)?(?:added|wrote|created)\b", re.I)
-_UNNAMED = "\u2063"  # the group of such a part: a word no output line holds
+UNNAMED = "\u2063"  # the group of such a part: a word no output line holds
 
 
 def plain_quotes(claim):
@@ -71,7 +71,7 @@ def _frame_t3(plain, frame):
     if frame.says == FAILURE and _CAUSE.search(plain):
         frame = replace(frame, content=True)
     if ev.TESTS in frame.kinds and frame.whole and _POINTED_PART.search(plain):
-        frame = replace(frame, groups=(_UNNAMED,))
+        frame = replace(frame, groups=(UNNAMED,))
     return frame
 RULES = TABLE_RULES[VERSION]
 
@@ -90,6 +90,15 @@ def fingerprint(version=VERSION):
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def claim_frame(claim, version=VERSION):
+    """The frame table `version` reads of `claim` (t3 and t4: with plain quotes)."""
+    rules_of(version)
+    if version in ("t1", "t2"):
+        return read_frame(claim)
+    plain = plain_quotes(claim)
+    return _frame_t3(plain, decide_t4.read_frame_t4(plain) if version == "t4" else None)
+
+
 def decide(claim, turns=None, log=None, frame=None, version=VERSION):
     """The Decision the facts give for `claim`, or None when they do not settle it, by table
     `version` (t1 exactly as it was sealed, t2, t3 or t4). `log` (table t1:
@@ -100,7 +109,7 @@ def decide(claim, turns=None, log=None, frame=None, version=VERSION):
     if version in ("t3", "t4"):  # a frame given was read from the claim as written
         plain = plain_quotes(claim)
         if version == "t4":
-            frame, decider = _frame_t3(plain, decide_t4.read_frame_t4(plain)), decide_t4.decide
+            frame, decider = claim_frame(claim, "t4"), decide_t4.decide
             if not isinstance(log, decide_t4.reading_t4.LogT4):
                 if turns is None:
                     raise ValueError("table t4 reads the log from its turns: give the turns, "
@@ -109,7 +118,7 @@ def decide(claim, turns=None, log=None, frame=None, version=VERSION):
         else:
             frame, decider = _frame_t3(plain, frame if plain == claim else None), decide_t2.decide
         decision = decider(plain, turns, log, frame)
-        if decision is not None and decision.answer == SHOWN and frame.groups == (_UNNAMED,):
+        if decision is not None and decision.answer == SHOWN and frame.groups == (UNNAMED,):
             # A part it cannot name may only take t2's answer away, never give a shown that
             # the whole suite's runs do not give: another suite's green run is not the part.
             whole = decider(plain, turns, log, replace(frame, groups=()))

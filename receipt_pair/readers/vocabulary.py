@@ -1,5 +1,5 @@
 """The words each version of the quote check reads lines by: the current check's
-(check/evidence.py, which c3 to c6 share: each later one adds rules, not words), and the frozen
+(check/evidence.py, which c3 to c7 share: each later one adds rules, not words), and the frozen
 words of the sealed checks c1 and c2 (legacy/), loaded
 the first time an answer sealed with one of them is judged, so that no new question loads
 them.
@@ -11,7 +11,7 @@ from importlib import import_module
 from ..check import evidence
 from ..check.quote import CHECKS, CURRENT_CHECK
 
-_CURRENT_WORDS = ("c3", "c4", "c5", CURRENT_CHECK)
+_CURRENT_WORDS = ("c3", "c4", "c5", "c6", CURRENT_CHECK)
 _FROZEN = {"c1": "receipt_pair.legacy.evidence_c1", "c2": "receipt_pair.legacy.evidence_c2"}
 
 

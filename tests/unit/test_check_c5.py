@@ -39,8 +39,10 @@ class Case(unittest.TestCase):
 
 class Versions(unittest.TestCase):
     def test_c5_is_current_and_later_than_c4(self):
-        self.assertEqual(CURRENT_CHECK, "c6")
-        self.assertEqual(CHECKS[-3:], ("c4", "c5", "c6"))
+        self.assertEqual(CURRENT_CHECK, "c7")
+        self.assertEqual(CHECKS[-4:], ("c4", "c5", "c6", "c7"))
+        self.assertTrue(since("c7", "c6"))
+        self.assertFalse(since("c6", "c7"))
         self.assertTrue(since("c5", "c5"))
         self.assertFalse(since("c4", "c5"))
         self.assertTrue(since("c5", "c4"))
@@ -432,3 +434,27 @@ class NothingRan(Case):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CheckC7(unittest.TestCase):
+    """Check c7's rules, each both ways (their probes are in check/probes_scope.py); c6
+    judges as it did."""
+
+    def test_each_rule_refuses_and_accepts(self):
+        from receipt_pair.check.probes_scope import SCOPE_PROBES
+        from receipt_pair.check.quote import check_reply
+        codes = {p.code for p in SCOPE_PROBES}
+        self.assertLessEqual({"contradicted_other_part", "contradicted_no_errors"}, codes)
+        for probe in SCOPE_PROBES:
+            with self.subTest(probe.name):
+                checked = check_reply(probe.reply, probe.shown())
+                self.assertEqual((checked.answer, checked.code), (probe.answer, probe.code))
+
+    def test_c6_keeps_what_c7_refuses(self):
+        from receipt_pair.check.probes_scope import SCOPE_PROBES
+        from receipt_pair.check.quote import check_reply
+        refused = [p for p in SCOPE_PROBES if p.code != OK]
+        for probe in refused:
+            with self.subTest(probe.name):
+                checked = check_reply(probe.reply, probe.shown(), "c6", vocabulary("c6"))
+                self.assertEqual(checked.answer, "contradicted")
