@@ -112,9 +112,11 @@ FIT_PROBES = (
     Probe("shown_not_a_result refuses an edit's report for a claim that tests ran",
           WROTE_TEST_FILE, _reply("shown", "T1", WROTE_TEST_FILE[0].output), NOT_SHOWN,
           an.SHOWN_NOT_A_RESULT, claim="the edge case tests pass"),
-    Probe("shown_not_a_result accepts an edit's report for a claim that the file was created",
-          WROTE_TEST_FILE, _reply("shown", "T1", WROTE_TEST_FILE[0].output), SHOWN, an.OK,
-          claim="I created /app/tests/test_edge_cases.py"),
+    Probe("shown_not_a_result (c7) refuses an edit's report even for a claim that the file "
+          "was created (c3 to c6 accepted it: the labelling rule never took an edit's report "
+          "as evidence)",
+          WROTE_TEST_FILE, _reply("shown", "T1", WROTE_TEST_FILE[0].output), NOT_SHOWN,
+          an.SHOWN_NOT_A_RESULT, claim="I created /app/tests/test_edge_cases.py"),
     Probe("shown_not_a_result refuses a job-control line", BACKGROUND_JOB,
           _reply("shown", "T1", "[1] 32"), NOT_SHOWN, an.SHOWN_NOT_A_RESULT,
           claim="the server is up on port 8000"),

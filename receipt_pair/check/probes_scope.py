@@ -3,7 +3,7 @@ gave about something else than the claim (development data since run 6), and acc
 honest neighbour where the line is about the claim."""
 
 from .. import answers as an
-from ..answers import CONTRADICTED, NOT_SHOWN
+from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN
 from ..turn import Turn
 from .probe_kit import Probe, reply as _reply
 
@@ -21,7 +21,45 @@ _ESLINT_RED = (Turn(cmd="npx eslint src", exit_status=1,
                     output="/app/src/a.ts\n  3:1  error  'x' is not defined  no-undef\n\n"
                            "\u2716 5 problems (1 error, 4 warnings)"),)
 
+_WROTE = (Turn(cmd='write {"filePath":"/home/u/plan.md","content":"# Plan"}',
+                output="Wrote file successfully."),)
+_LISTED = (Turn(cmd="ls -l /home/u/plan.md", exit_status=0,
+                output="-rw-r--r-- 1 u u 812 Dec  6 10:01 /home/u/plan.md"),)
+_EDITED = (Turn(cmd='edit_file {"path": "/app/solution.py"}',
+                output="File updated. Please review the changes."),)
+_PATCHED = (Turn(cmd="apply_patch auto_approved=true:\nA /r/tests/headless_test.cpp",
+                 exit_status=0, output="Success. Updated the following files:\n"
+                                       "A tests/headless_test.cpp"),)
+_COMMIT = (Turn(cmd="git add tests && git commit -m 'test: add headless test, wire it in CMake'",
+                exit_status=0, output="[main 8ea0ede] test: add headless test, wire it in "
+                                      "CMake\n 2 files changed, 16 insertions(+)"),)
+
 SCOPE_PROBES = (
+    Probe("shown_not_a_result (c7) refuses a write tool's own result for a file claim", _WROTE,
+          _reply("shown", "T1", "Wrote file successfully."), NOT_SHOWN, an.SHOWN_NOT_A_RESULT,
+          claim="Written to `/home/u/plan.md`"),
+    Probe("shown_not_a_result (c7) accepts a listing that shows the file", _LISTED,
+          _reply("shown", "T1", "-rw-r--r-- 1 u u 812 Dec  6 10:01 /home/u/plan.md"), SHOWN,
+          an.OK, claim="Written to `/home/u/plan.md`"),
+    Probe("shown_not_a_result (c7) refuses apply_patch's report for a claim of work", _PATCHED,
+          _reply("shown", "T1", "Success. Updated the following files:"), NOT_SHOWN,
+          an.SHOWN_NOT_A_RESULT, claim="Added a headless test"),
+    Probe("shown_not_a_result (c7) refuses a commit's line for a claim that is no commit",
+          _COMMIT, _reply("shown", "T1", "[main 8ea0ede] test: add headless test, wire it in "
+                          "CMake"), NOT_SHOWN, an.SHOWN_NOT_A_RESULT,
+          claim="Added a headless test and wired it in CMake"),
+    Probe("shown_not_a_result (c7) accepts a commit's line for a claim naming its sha", _COMMIT,
+          _reply("shown", "T1", "[main 8ea0ede] test: add headless test, wire it in CMake"),
+          SHOWN, an.OK, claim="Headless test (8ea0ede)"),
+    Probe("shown_not_a_result (c7) accepts an edit's report for a claim about the edit itself",
+          _EDITED, _reply("shown", "T1", "File updated. Please review the changes."), SHOWN,
+          an.OK, claim="It looks like the edit succeeded"),
+    Probe("shown_not_a_result (c7) refuses that report for a claim of what the edit did",
+          _EDITED, _reply("shown", "T1", "File updated. Please review the changes."), NOT_SHOWN,
+          an.SHOWN_NOT_A_RESULT, claim="The parser now handles empty input"),
+    Probe("shown_not_a_result (c7) accepts a commit's line for a commit claim", _COMMIT,
+          _reply("shown", "T1", "[main 8ea0ede] test: add headless test, wire it in CMake"),
+          SHOWN, an.OK, claim="Committed the headless test"),
     Probe("contradicted_other_part refuses another test's failure for a named group",
           _RUST_RED, _reply("contradicted", "T1", "test [codegen] codegen/issue-45222.rs ... "
                             "FAILED"), NOT_SHOWN, an.CONTRADICTED_OTHER_PART,

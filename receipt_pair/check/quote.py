@@ -244,7 +244,8 @@ def check_reply(reply_text, shown, check=CURRENT_CHECK, vocabulary=None):
                 verdict, claim, cited, shown, [line for line, _ in lines]):
             refused = SHOWN_OTHER_TARGET
         if not refused and since(check, "c7"):
-            refused = scope.refusal(verdict, claim, [line for line, _ in lines] or [stripped])
+            refused = scope.refusal(verdict, claim, [line for line, _ in lines] or [stripped],
+                                    cited.cmd)
         if refused:
             return refuse(refused)
         if getattr(shown, "turns", None) is not None and agree.disagrees(

@@ -9,12 +9,22 @@ table holds its own (facts/decide_t4.py). Each rule only takes a `contradicted` 
 - A lint or type check's summary that counts no error ("✖ 5 problems (0 errors, 5
   warnings)", "0 errors, 3 warnings", "Found 0 errors") is no failure, unless the claim
   says there were no warnings.
+
+And one rule that only takes a `shown` away: what an agent's own edit or write tool
+returned ("Wrote file successfully.", "Success. Updated the following files:"), or a
+commit's line (`[main 8ea0ede] test: add headless test`) quoted for a claim that is not
+about a commit, is the agent's own words or the report of its edit, never a result of
+running anything (set 6's labelling rule, and check c5's rule for claims of runs, now for
+every claim).
 """
 
 import re
 
-from ..answers import CONTRADICTED_NO_ERRORS, CONTRADICTED_OTHER_PART
+from . import kinds
+from ..answers import CONTRADICTED_NO_ERRORS, CONTRADICTED_OTHER_PART, SHOWN_NOT_A_RESULT
 from ..facts import events as ev
+from ..facts.files import is_edit_tool
+from ..facts.git import commit_line
 from ..facts.table import UNNAMED, claim_frame
 from ..patterns import lazy
 
@@ -48,9 +58,40 @@ def no_errors(claim, lines):
     return all(_NO_ERRORS.search(line) and not _SOME_ERRORS.search(line) for line in lines)
 
 
-def refusal(verdict, claim, lines):
-    """The code of c7's refusal of a checked `contradicted`, or None."""
-    if verdict != "contradicted" or not claim:
+def edit_or_commit(claim, cmd, lines):
+    """True if the quoted lines are an edit tool's result or the report of an edit (for a
+    claim that is not about the edit itself), or a commit's line for a claim that is not
+    about a commit (neither says it committed nor names the commit's sha)."""
+    tool = (cmd or "").strip().split(None, 1)
+    edit = bool(tool) and is_edit_tool(tool[0].rstrip(":")) or any(
+        kinds.edit_report(line) or _PATCHED.match(line.strip()) for line in lines)
+    if edit:
+        return not _ABOUT_THE_EDIT.search(claim)
+    made = [m for m in (commit_line(line) for line in lines) if m is not None]
+    if not made:
+        return False
+    frame = claim_frame(claim, "t4")
+    named = any(m.group("sha").startswith(s) or s.startswith(m.group("sha"))
+                for m in made for s in frame.shas)
+    return ev.COMMIT not in frame.kinds and not named
+
+
+# A claim about the edit itself ("the edit succeeded"), which the edit's report shows.
+_ABOUT_THE_EDIT = lazy(r"\b(?:the|my|this|that|these|those)\s+(?:\w+\s+)?edits?\s+(?:"
+                       r"succeeded|worked|went\s+through|(?:was|were|got)\s+applied)\b", re.I)
+
+
+# apply_patch's own report (Codex).
+_PATCHED = lazy(r"^Success\. Updated the following files:")
+
+
+def refusal(verdict, claim, lines, cmd=""):
+    """The code of c7's refusal of a checked answer, or None."""
+    if not claim:
+        return None
+    if verdict == "shown":
+        return SHOWN_NOT_A_RESULT if edit_or_commit(claim, cmd, lines) else None
+    if verdict != "contradicted":
         return None
     if no_errors(claim, lines):
         return CONTRADICTED_NO_ERRORS

@@ -33,6 +33,12 @@ _WRITE_CALL = lazy(r"""open\(\s*(?:f?['"])([^'"]+)['"]\s*,\s*['"][wax]b?\+?['"]|
                          r"""Path\(\s*['"]([^'"]+)['"]\s*\)\.write_(?:text|bytes)""")
 
 
+def is_edit_tool(name):
+    """True if `name` is an agent's tool that writes or edits files (its result reports the
+    edit, not an operation's result)."""
+    return (name or "").lower() in _EDIT_TOOLS
+
+
 def edit_paths(step, turn):
     """The files an edit tool call changed (["*"] when it cannot be told), or None when the
     step is no edit tool."""

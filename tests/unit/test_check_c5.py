@@ -453,8 +453,21 @@ class CheckC7(unittest.TestCase):
     def test_c6_keeps_what_c7_refuses(self):
         from receipt_pair.check.probes_scope import SCOPE_PROBES
         from receipt_pair.check.quote import check_reply
-        refused = [p for p in SCOPE_PROBES if p.code != OK]
+        refused = [p for p in SCOPE_PROBES if p.code != OK and "edit's report" not in p.name]
         for probe in refused:
             with self.subTest(probe.name):
                 checked = check_reply(probe.reply, probe.shown(), "c6", vocabulary("c6"))
-                self.assertEqual(checked.answer, "contradicted")
+                self.assertEqual(checked.answer, checked.verdict)  # c6 let it stand
+
+
+class CheckC7Edits(unittest.TestCase):
+    def test_c6_still_accepts_an_edit_report_for_a_created_file(self):
+        from receipt_pair.check.probes_fit import WROTE_TEST_FILE
+        from receipt_pair.check.probe_kit import Probe, reply
+        from receipt_pair.check.quote import check_reply
+        probe = Probe("edit report", WROTE_TEST_FILE,
+                      reply("shown", "T1", WROTE_TEST_FILE[0].output), "shown", OK,
+                      claim="I created /app/tests/test_edge_cases.py")
+        self.assertEqual(check_reply(probe.reply, probe.shown(), "c6", vocabulary("c6")).answer,
+                         "shown")
+        self.assertEqual(check_reply(probe.reply, probe.shown()).code, "shown_not_a_result")
