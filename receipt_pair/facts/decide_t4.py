@@ -7,6 +7,8 @@ What t4 reads that t3 did not (set 6's claims, development data since run 6):
   local commits", "Local commits are made"; and "unsuccessful" admits a failure;
 - a group of tests named by the runner's own name ("`cargo test` ...", "the npm tests") is
   no group: it is the runner, and the runs say which of its suites ran;
+- "the changes are already pushed" claims a push before the log: that no push ran in it
+  does not settle it;
 - a build known only by its summary line (reading_t4.py) decides only a claim about "the
   build": "the rustc_asan crate was compiled" is not settled by a CI script's failed build;
 - a claim of tests that quotes a test command of the log (in backticks) is about that
@@ -78,9 +80,14 @@ def decide(claim, turns=None, log=None, frame=None):
     if decision is not None and decision.event is not None and \
             decision.event.key == "output:build" and not _THE_BUILD.search(claim):
         return None  # a CI script's build says nothing sure of a crate or file it compiles
+    if decision is not None and decision.rule == "push.never-ran" and _ALREADY.search(claim):
+        return None  # "already pushed": a push before the log, which a status may show
     if decision is None:
         decision = cited(frame, log)
     return decision
+
+
+_ALREADY = lazy(r"\balready\b", re.I)
 
 
 # A claim about the build itself, which a build's own summary line settles.

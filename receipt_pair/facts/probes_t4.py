@@ -114,4 +114,23 @@ T4_PROBES = (
                 T("cargo test -p core --test it", _CARGO_IT, 0),
                 T("sed -i 's/a/b/' src/lib.rs", "", 0)),
                "not shown", "tests.edited-after"),
+    # A Jenkins pipeline's markup is no command.
+    TableProbe("t4: a Jenkins stage's markup (`[Pipeline] { (Build A & B)`) is no background job",
+               "the images were built",
+               (T("[Pipeline] { (Build Frontend & Backend)\n[Pipeline] echo",
+                  "Building the application images..."),),
+               None, None),
+    TableProbe("t4: a build really sent to the background still shows nothing",
+               "the images were built",
+               (T("docker build -t app . &", "[1] 4242", 0),),
+               "not shown", "build.not-a-run"),
+    # "Already pushed" is a push before the log.
+    TableProbe("t4: \u201calready pushed\u201d is not settled by the log's having no push",
+               "The changes are already pushed",
+               (T("git log origin/main..HEAD --oneline", "", 0),),
+               None, None),
+    TableProbe("t4: \u201cpushed\u201d with no push in the log is still never run",
+               "The changes are pushed",
+               (T("git log origin/main..HEAD --oneline", "", 0),),
+               "not shown", "push.never-ran"),
 )

@@ -37,7 +37,20 @@ class LogT4(reading_t2.LogT2):
 
 def read_events(turns):
     """The LogT4 of `turns` (Turns, oldest first)."""
-    return reading_t2.read_events(turns, readers=_READERS, log_class=LogT4)
+    return reading_t2.read_events([_unmarked(turn) for turn in turns], readers=_READERS,
+                                  log_class=LogT4)
+
+
+# A line of a Jenkins pipeline's own markup.
+_PIPELINE = lazy(r"^\s*\[Pipeline\]")
+
+
+def _unmarked(turn):
+    """`turn`, with no command where its command is only a pipeline's markup."""
+    lines = [line for line in (turn.cmd or "").splitlines() if line.strip()]
+    if lines and all(_PIPELINE.match(line) for line in lines):
+        return replace(turn, cmd="")
+    return turn
 
 
 def ctest_part(args):
