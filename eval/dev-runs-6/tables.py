@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Two versions of the facts' table on every development set: what each decides, how
 often rightly, its false receipts and false contradictions, and every claim they decide
-differently. A development tool (sets 5 and 6 are development data since their runs were
+differently. A development tool (sets 5, 6 and 7 are development data since their runs were
 sealed), never a sealed result.
 
     python3 eval/dev-runs-6/tables.py [OLD NEW]     # default: t3 t4
@@ -19,7 +19,7 @@ from receipt_pair.facts import table  # noqa: E402
 SETS = ("eval/dev-items.jsonl", "eval/holdout-1.jsonl", "eval/holdout-2.jsonl",
         "eval/dev-3.jsonl", "eval/holdout-3.jsonl", "eval/real-dev.jsonl",
         "eval/real-test.jsonl", "eval/real-5/real5-dev.jsonl", "eval/real-5/real5-test.jsonl",
-        "eval/real-6/real6-test.jsonl")
+        "eval/real-6/real6-test.jsonl", "eval/real-7/real7-test.jsonl")
 
 
 def main(argv):

@@ -103,7 +103,12 @@ RULES_T4 = dict(RULES_T2, **{
     "tests.cited": "the claim quotes the test command, and that command's latest run after "
                    "the last edit passed, with the count the claim gives",
 })
-TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4}
+# Table t5 (facts/decide_t5.py): t4's rules; "commit.failed" said as it now holds.
+RULES_T5 = dict(RULES_T4, **{
+    "commit.failed": "the latest commit failed and none was made after it in the log",
+})
+TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4,
+               "t5": RULES_T5}
 @dataclass(frozen=True)
 class Decision:
     """What the facts decided of a claim, and by which rule."""

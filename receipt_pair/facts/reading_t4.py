@@ -35,6 +35,9 @@ class LogT4(reading_t2.LogT2):
     """A Log read by table t4."""
 
 
+LOG = LogT4  # the class of the logs this module reads (table.py)
+
+
 def read_events(turns):
     """The LogT4 of `turns` (Turns, oldest first)."""
     return reading_t2.read_events([_unmarked(turn) for turn in turns], readers=_READERS,

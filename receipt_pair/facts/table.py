@@ -22,7 +22,8 @@ import json
 import re
 from dataclasses import replace
 
-from . import decide_git, decide_runs, decide_state, decide_t2, decide_t4, events as ev, reading
+from . import (decide_git, decide_runs, decide_state, decide_t2, decide_t4, decide_t5,
+               events as ev, reading)
 from .decision import SHOWN, TABLE_RULES
 from .frame import CLEAN, CWD, FAILURE, FILE, HEAD, read_frame
 from ..patterns import lazy
@@ -32,10 +33,11 @@ from ..patterns import lazy
 # (facts/decide_t2.py) reads what t1 was fooled by; t3 is t2 on the claim with its
 # typographic apostrophes and quotes read as plain ones, so "couldn’t push" admits a
 # failure as "couldn't push" does, and a failure admitted with its cause is left to the
-# models; t4 (the current one, facts/decide_t4.py) is t3 on t4's reading of the log and of
-# the claim (docs/facts.md).
-VERSIONS = ("t1", "t2", "t3", "t4")
-VERSION = "t4"
+# models; t4 (facts/decide_t4.py, sealed by run 7) is t3 on t4's reading of the log and of
+# the claim; t5 (the current one, facts/decide_t5.py) is t4 with what run 7 found it read
+# wrongly (docs/facts.md).
+VERSIONS = ("t1", "t2", "t3", "t4", "t5")
+VERSION = "t5"
 # What t3 reads as plain: the right and left single quotes, the modifier letter apostrophe,
 # the prime, and the double quotes of typesetting.
 _PLAIN_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'",
@@ -96,25 +98,32 @@ def claim_frame(claim, version=VERSION):
     if version in ("t1", "t2"):
         return read_frame(claim)
     plain = plain_quotes(claim)
-    return _frame_t3(plain, decide_t4.read_frame_t4(plain) if version == "t4" else None)
+    readers = {"t4": decide_t4.read_frame_t4, "t5": decide_t5.read_frame_t5}
+    return _frame_t3(plain, readers[version](plain) if version in readers else None)
+
+
+# The tables that read a log of their own: (decide, the module that reads it).
+_LATER = {"t4": (decide_t4.decide, decide_t4.reading_t4),
+          "t5": (decide_t5.decide, decide_t5.reading_t5)}
 
 
 def decide(claim, turns=None, log=None, frame=None, version=VERSION):
     """The Decision the facts give for `claim`, or None when they do not settle it, by table
-    `version` (t1 exactly as it was sealed, t2, t3 or t4). `log` (table t1:
-    reading.read_events of the turns; t2 and t3: reading_t2.read_events; t4:
-    reading_t4.read_events) may be given to read a log once for many claims, and `frame`
-    (t1, t2) likewise; t3 and t4 read the frame from the claim with plain quotes."""
+    `version` (t1 exactly as it was sealed, t2 to t5). `log` (table t1:
+    reading.read_events of the turns; t2 and t3: reading_t2.read_events; t4 and t5: their
+    own reading_t4 and reading_t5) may be given to read a log once for many claims, and
+    `frame` (t1, t2) likewise; t3 to t5 read the frame from the claim with plain quotes."""
     rules_of(version)
-    if version in ("t3", "t4"):  # a frame given was read from the claim as written
+    if version in ("t3", "t4", "t5"):  # a frame given was read from the claim as written
         plain = plain_quotes(claim)
-        if version == "t4":
-            frame, decider = claim_frame(claim, "t4"), decide_t4.decide
-            if not isinstance(log, decide_t4.reading_t4.LogT4):
+        if version in _LATER:
+            decider, reading_of = _LATER[version]
+            frame = claim_frame(claim, version)
+            if type(log) is not reading_of.LOG:  # another table's reading reads otherwise
                 if turns is None:
-                    raise ValueError("table t4 reads the log from its turns: give the turns, "
-                                     "or a log read by facts.reading_t4.read_events")
-                log = decide_t4.reading_t4.read_events(turns)
+                    raise ValueError(f"table {version} reads the log from its turns: give the "
+                                     f"turns, or a log read by {reading_of.__name__}")
+                log = reading_of.read_events(turns)
         else:
             frame, decider = _frame_t3(plain, frame if plain == claim else None), decide_t2.decide
         decision = decider(plain, turns, log, frame)

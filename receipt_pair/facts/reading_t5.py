@@ -1,0 +1,62 @@
+"""Table t5's reading of a log: t4's reading (reading_t4.py), and three facts t4 read
+wrongly (set 7's claims, development data since run 7).
+
+- Gemini CLI's shell tool reports every call with `Error: (none)`, `Exit Code: 0`: that
+  line says no error happened, and is no failure of the command (t4 read a commit whose
+  `[main 77e2e95] Initial commit` stood above it as failed).
+- A test run whose runner counted no failure and whose only failure is the coverage
+  threshold (pytest-cov's `FAIL Required test coverage of 70% not reached`) passed its
+  tests: the non-zero status is the coverage check's. A claim about coverage is another
+  claim.
+"""
+
+from dataclasses import dataclass, replace
+
+from . import reading_t4
+from .events import FAILED, PASSED, TESTS
+from .summaries import read_summary
+from ..patterns import lazy
+
+_NO_ERROR = lazy(r"^\s*Error:\s*\(none\)\s*$")
+_COVERAGE_SHORT = lazy(r"^\s*(?:FAIL\s+)?Required test coverage of [\d.]+% not reached\b|"
+                       r"^\s*Coverage failure: total of [\d.]+ is less than fail-under=", )
+
+
+@dataclass
+class LogT5(reading_t4.LogT4):
+    """A Log read by table t5."""
+
+
+LOG = LogT5  # the class of the logs this module reads (table.py)
+
+
+def read_events(turns):
+    """The LogT5 of `turns` (Turns, oldest first)."""
+    turns = [_without_no_error(turn) for turn in turns]
+    log = reading_t4.read_events(turns)
+    out = LogT5(turns=log.turns, events=[_coverage_only(e, log) for e in log.events],
+                lines=log.lines, texts=log.texts, commands=log.commands)
+    return out
+
+
+def _without_no_error(turn):
+    output = turn.output or ""
+    if "(none)" not in output:
+        return turn
+    kept = [line for line in output.split("\n") if not _NO_ERROR.match(line)]
+    return replace(turn, output="\n".join(kept))
+
+
+def _coverage_only(event, log):
+    """A failed test run whose runner counted no failure and whose output's only failure is
+    the coverage threshold: passed, shown by its runner's own summary."""
+    if event.family != TESTS or event.outcome != FAILED or not event.counts or \
+            event.counts[1] or not event.counts[0]:
+        return event
+    lines = log.lines[event.turn]
+    if not any(_COVERAGE_SHORT.match(line) for line in lines):
+        return event
+    summary = read_summary(list(lines))
+    if summary is None or summary.failed:
+        return event
+    return replace(event, outcome=PASSED, line=summary.line, line_index=summary.index)
