@@ -4,7 +4,9 @@ often rightly, its false receipts and false contradictions, and every claim they
 differently. A development tool (sets 5, 6 and 7 are development data since their runs were
 sealed), never a sealed result.
 
-    python3 eval/dev-runs-6/tables.py [OLD NEW]     # default: t3 t4
+    python3 eval/dev-runs-6/tables.py [OLD NEW] [--before-run-7]     # default: t3 t4
+
+`--before-run-7` leaves set 7 out (the sets as they were when t4 was made).
 """
 
 import collections
@@ -23,9 +25,11 @@ SETS = ("eval/dev-items.jsonl", "eval/holdout-1.jsonl", "eval/holdout-2.jsonl",
 
 
 def main(argv):
-    old, new = (argv + ["t3", "t4"])[:2] if len(argv) >= 2 else ("t3", "t4")
+    sets = SETS[:-1] if "--before-run-7" in argv else SETS
+    argv = [a for a in argv if a != "--before-run-7"]
+    old, new = argv[:2] if len(argv) >= 2 else ("t3", "t4")
     totals = collections.Counter()
-    for path in SETS:
+    for path in sets:
         items, _ = read_items(os.path.join(ROOT, path))
         for item in items:
             truth = item.truth.replace("_", " ")
