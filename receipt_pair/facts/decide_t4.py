@@ -21,7 +21,7 @@ What t4 reads that t3 did not (set 6's claims, development data since run 6):
 import re
 from dataclasses import replace
 
-from . import decide_t2, events as ev, reading_t4
+from . import decide_t2, events as ev
 from .decision import Decision, SHOWN, edited_after
 from .frame import (FAILURE, SUCCESS, _has_content, _plain, _without_paths, frame_of,
                     read_frame)
@@ -67,15 +67,9 @@ def read_frame_t4(plain, frame=None):
     return frame
 
 
-def decide(claim, turns=None, log=None, frame=None):
+def decide(claim, turns, log, frame):
     """The Decision table t4 gives for `claim` (with plain quotes; `frame`: t4's frame of
-    it), or None. `log` must be t4's reading of the turns; else it is read from `turns`."""
-    if not isinstance(log, reading_t4.LogT4):
-        if turns is None:
-            raise ValueError("table t4 reads the log from its turns: give the turns, or a "
-                             "log read by facts.reading_t4.read_events")
-        log = reading_t4.read_events(turns)
-    frame = frame or read_frame_t4(claim)
+    it), or None. `log` is t4's reading of the turns (table.decide reads it once)."""
     decision = decide_t2.decide(claim, turns, log, frame)
     if decision is not None and decision.event is not None and \
             decision.event.key == "output:build" and not _THE_BUILD.search(claim):

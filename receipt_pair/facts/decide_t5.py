@@ -10,7 +10,7 @@ with two readings t4 got wrong on set 7 (development data since run 7).
 
 from dataclasses import replace
 
-from . import decide_t4, events as ev, reading_t5
+from . import decide_t4, events as ev
 
 VERSION = "t5"
 _NO_BRANCH = {"pr", "same", "current", "working", "target", "base", "topic", "pull",
@@ -25,15 +25,10 @@ def read_frame_t5(plain, frame=None):
     return replace(frame, branches=branches) if branches != frame.branches else frame
 
 
-def decide(claim, turns=None, log=None, frame=None):
+def decide(claim, turns, log, frame):
     """The Decision table t5 gives for `claim` (with plain quotes; `frame`: t5's frame of
-    it), or None. `log` must be t5's reading of the turns; else it is read from `turns`."""
-    if not isinstance(log, reading_t5.LogT5):
-        if turns is None:
-            raise ValueError("table t5 reads the log from its turns: give the turns, or a "
-                             "log read by facts.reading_t5.read_events")
-        log = reading_t5.read_events(turns)
-    decision = decide_t4.decide(claim, turns, log, frame or read_frame_t5(claim))
+    it), or None. `log` is t5's reading of the turns (table.decide reads it once)."""
+    decision = decide_t4.decide(claim, turns, log, frame)
     if decision is not None and decision.rule == "commit.failed" and any(
             e.outcome == ev.PASSED and e.turn > decision.turn for e in log.of(ev.COMMIT)):
         return None  # a later commit was made: which one the claim means is not sure

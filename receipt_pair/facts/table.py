@@ -23,7 +23,7 @@ import re
 from dataclasses import replace
 
 from . import (decide_git, decide_runs, decide_state, decide_t2, decide_t4, decide_t5,
-               events as ev, reading)
+               events as ev, reading, reading_t4, reading_t5)
 from .decision import SHOWN, TABLE_RULES
 from .frame import CLEAN, CWD, FAILURE, FILE, HEAD, read_frame
 from ..patterns import lazy
@@ -103,8 +103,7 @@ def claim_frame(claim, version=VERSION):
 
 
 # The tables that read a log of their own: (decide, the module that reads it).
-_LATER = {"t4": (decide_t4.decide, decide_t4.reading_t4),
-          "t5": (decide_t5.decide, decide_t5.reading_t5)}
+_LATER = {"t4": (decide_t4.decide, reading_t4), "t5": (decide_t5.decide, reading_t5)}
 
 
 def decide(claim, turns=None, log=None, frame=None, version=VERSION):
