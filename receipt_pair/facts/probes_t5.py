@@ -41,4 +41,18 @@ T5_PROBES = (
                (T("git commit -m 'update'", "[feature/menu 58edbcf] first\n 1 file changed", 0),
                 T("git commit -m 'update'", _LOCKED, 128)),
                None, None),
+    TableProbe("t5: a build log shown with cat is no build (t4 read it as one that passed)",
+               "the build succeeded",
+               (T("cat build.log", "> Task :app:assembleDebug\n\nBUILD SUCCESSFUL in 41s", 0),),
+               None, None),
+    TableProbe("t5: a dry run's BUILD SUCCESSFUL is no build",
+               "the build succeeded",
+               (T("./gradlew assembleDebug --dry-run", ":app:assembleDebug SKIPPED\n\n"
+                  "BUILD SUCCESSFUL in 2s", 0),),
+               None, None),
+    TableProbe("t5: the same script run for real still shows its build",
+               "the build succeeded",
+               (T("./gradlew assembleDebug", "> Task :app:assembleDebug\n\n"
+                  "BUILD SUCCESSFUL in 41s", 0),),
+               "shown", "build.passed"),
 )

@@ -8,12 +8,16 @@ wrongly (set 7's claims, development data since run 7).
   threshold (pytest-cov's `FAIL Required test coverage of 70% not reached`) passed its
   tests: the non-zero status is the coverage check's. A claim about coverage is another
   claim.
+- A build known only by its summary line (reading_t4.py) is no build where the command
+  only shows a file (`cat build.log`: what a file says, perhaps written by the agent) or
+  asks for a preview or help (`./gradlew assembleDebug --dry-run` prints BUILD SUCCESSFUL
+  and builds nothing): t4 read both as a build that passed.
 """
 
 from dataclasses import dataclass, replace
 
 from . import reading_t4
-from .events import FAILED, PASSED, TESTS
+from .events import BUILD, FAILED, PASSED, TESTS, UNKNOWN
 from .summaries import read_summary
 from ..patterns import lazy
 
@@ -34,7 +38,8 @@ def read_events(turns):
     """The LogT5 of `turns` (Turns, oldest first)."""
     turns = [_without_no_error(turn) for turn in turns]
     log = reading_t4.read_events(turns)
-    out = LogT5(turns=log.turns, events=[_coverage_only(e, log) for e in log.events],
+    out = LogT5(turns=log.turns, events=[_not_a_build(_coverage_only(e, log))
+                                         for e in log.events],
                 lines=log.lines, texts=log.texts, commands=log.commands)
     return out
 
@@ -60,3 +65,21 @@ def _coverage_only(event, log):
     if summary is None or summary.failed:
         return event
     return replace(event, outcome=PASSED, line=summary.line, line_index=summary.index)
+
+
+# A summary build's command that shows a file, or previews, or asks for help.
+_VIEWERS = {"cat", "head", "tail", "less", "more", "bat", "type", "view", "read", "read_file",
+            "open"}
+_NO_BUILD_FLAGS = {"--dry-run", "--dryrun", "--dry_run", "-n", "-m", "--just-print", "--recon",
+                   "--simulate", "--help", "-h", "--version"}
+
+
+def _not_a_build(event):
+    """A build known only by its summary line whose command shows a file or builds
+    nothing: its outcome unknown."""
+    if event.family != BUILD or event.key != "output:build" or event.outcome == UNKNOWN:
+        return event
+    words = event.command.split()
+    if (words and words[0].rsplit("/", 1)[-1] in _VIEWERS) or _NO_BUILD_FLAGS & set(words):
+        return replace(event, outcome=UNKNOWN, line="")
+    return event
