@@ -21,6 +21,8 @@ either. `manage_reply` replaces the answer to load and unload requests (to play 
 """
 
 import json
+import os
+import selectors
 import threading
 import time
 import urllib.parse
@@ -91,6 +93,46 @@ def answer(verdict, turn=None, quote="", reason="scripted"):
     return json.dumps({"verdict": verdict, "turn": turn, "quote": quote, "reason": reason})
 
 
+class _QuickServer(ThreadingHTTPServer):
+    """A ThreadingHTTPServer that sleeps until a request comes or shutdown() wakes it.
+
+    serve_forever polls for its stop: a short poll wakes the thread hundreds of times a
+    second in every test that holds a server, a long one makes each stop wait for it. Here a
+    pipe wakes the loop the moment shutdown() asks, and nothing runs in between."""
+
+    daemon_threads = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._wake_read, self._wake_write = self._wake_pipe = os.pipe()
+        self._stopping = False
+        self._stopped = threading.Event()
+
+    def serve_forever(self, poll_interval=None):
+        try:
+            with selectors.DefaultSelector() as selector:
+                selector.register(self, selectors.EVENT_READ)
+                selector.register(self._wake_read, selectors.EVENT_READ)
+                while not self._stopping:
+                    for key, _ in selector.select():
+                        if key.fileobj is self and not self._stopping:
+                            self._handle_request_noblock()
+        finally:
+            self._stopped.set()
+
+    def shutdown(self):
+        if not self._stopping:
+            self._stopping = True
+            os.write(self._wake_write, b"x")
+        self._stopped.wait()
+
+    def server_close(self):
+        super().server_close()
+        pipe, self._wake_pipe = self._wake_pipe, ()  # closed once: a number may be reused
+        for fd in pipe:
+            os.close(fd)
+
+
 class FakeServer:
     def __init__(self, kind="openai", max_models=1, slots=1):
         if kind not in KINDS:
@@ -111,12 +153,9 @@ class FakeServer:
         self.in_flight = 0  # chat requests being answered right now
         self.most_in_flight = 0
         handler = self._handler()
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd = _QuickServer(("127.0.0.1", 0), handler)
         self.port = self.httpd.server_address[1]
-        # shutdown() waits for serve_forever's next poll: a short poll makes each server's
-        # stop about 1 ms instead of 10-20 (hundreds of servers in the unit suite)
-        self.thread = threading.Thread(target=self.httpd.serve_forever,
-                                       kwargs={"poll_interval": 0.002}, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     @property
     def base_url(self):

@@ -26,7 +26,9 @@ CELL = 200  # characters of one summary cell, before escaping
 MESSAGE = 600  # characters of one problem in an annotation
 MAX_PROBLEMS = 10  # problems in one annotation or one list item
 _ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
-_PUNCTUATION = set(string.punctuation) - set(_ENTITIES)
+# Each character a Markdown cell must not render as itself: an entity for HTML's three, a
+# backslash before every other punctuation mark.
+_CELL_ESCAPES = str.maketrans({**{ch: "\\" + ch for ch in string.punctuation}, **_ENTITIES})
 MARKS = {"ok": "✅", "warn": "⚠️", "fail": "❌"}
 
 
@@ -58,8 +60,7 @@ def markdown_cell(text, limit=CELL):
     if text is None or text == "":
         return "—"
     flat = cut(visible(" ".join(str(text).split())), limit)
-    return "".join(_ENTITIES.get(ch) or ("\\" + ch if ch in _PUNCTUATION else ch)
-                   for ch in flat)
+    return flat.translate(_CELL_ESCAPES)
 
 
 def where(file, root=None):

@@ -25,6 +25,9 @@ from .claims import given_claims, split_claims
 
 # Below this many seconds left, no further claim is asked about.
 MIN_CALL_SECONDS = 5.0
+# Below this many seconds left of the budget (after MIN_CALL_SECONDS), the split model is
+# not asked: the claims are split in plain code.
+MIN_SPLIT_SECONDS = 1.0
 
 
 def error_line(exc):
@@ -173,7 +176,7 @@ def _claims(options, given, hook, log, notes, started):
     if not final:
         return [], "rules"
     left = started + options.budget - MIN_CALL_SECONDS - time.monotonic()
-    if options.split == "model" and left < 1:
+    if options.split == "model" and left < MIN_SPLIT_SECONDS:
         notes.append("no time was left in --budget for the split model; split in plain "
                      "code instead")
     elif options.split == "model":

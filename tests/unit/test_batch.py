@@ -93,7 +93,7 @@ class Batch(TempDirTest):
 
     def test_killed_process_leaves_no_broken_line(self):
         with FakeServer() as fake:
-            slow = lambda body: Reply(200, chat_response(good(body)), delay=0.1)
+            slow = lambda body: Reply(200, chat_response(good(body)), delay=0.05)
             fake.script("qa", *[slow] * 10)
             fake.script("qb", *[slow] * 10)
             process = subprocess.Popen(
@@ -118,7 +118,7 @@ class Batch(TempDirTest):
             seen_before, settle = -1, time.monotonic() + 5
             while seen_before != len(fake.chats()) and time.monotonic() < settle:
                 seen_before = len(fake.chats())
-                time.sleep(0.15)
+                time.sleep(0.1)
             status, out, err = self.run_batch(fake)
             self.assertEqual(status, 0, err)
             self.assertIn("cut an unfinished last line", err)

@@ -22,6 +22,8 @@ from receipt_pair import Settings
 from receipt_pair.cli import build_parser
 from receipt_pair.cli.hook import hook_options
 from receipt_pair.hooks import records as hook_records
+from receipt_pair.hooks import run as hook_run
+from receipt_pair.hooks import session as hook_session
 from receipt_pair.hooks.options import HookOptions, hook_command, install_snippet
 from receipt_pair.errors import InputError
 from receipt_pair.hooks.agents import AGENTS
@@ -58,8 +60,18 @@ MESSAGE_KEY = {"claude-code": "last_assistant_message", "codex": "last_assistant
 UNREAD = {"cursor": os.path.join(HOOKS, "hook-cursor-stop.json"),
           "copilot": os.path.join(HOOKS, "hook-copilot-agentstop.json")}
 class HookTest(TempDirTest):
+    # How long a session file that does not show the input's final message is waited on
+    # before it is taken as written (hooks/session.SETTLE, 0.5 s): shorter here, where every
+    # file is written before the hook starts; a class whose files are written late keeps
+    # the real wait (None).
+    settle = 0.05
+
     def setUp(self):
         super().setUp()
+        if self.settle is not None:
+            patcher = mock.patch.object(hook_session, "SETTLE", self.settle)
+            patcher.start()
+            self.addCleanup(patcher.stop)
         self.fake = FakeServer()
         self.fake.__enter__()
         self.addCleanup(self.fake.__exit__, None, None, None)
@@ -267,6 +279,8 @@ class NeverLoops(HookTest):
 
 
 class Lagging(HookTest):
+    settle = None  # these sessions reach the disk after the hook starts
+
     def lagging_session(self, agent, held_back):
         """A session whose last `held_back` lines reach the disk after the hook starts."""
         hook_input = self.session(agent)
@@ -277,7 +291,7 @@ class Lagging(HookTest):
             handle.writelines(lines[:-held_back])
 
         def write_the_rest():
-            time.sleep(0.3)
+            time.sleep(0.15)
             with open(path, "a", encoding="utf-8") as handle:
                 handle.write("".join(lines[-held_back:]))
 
@@ -847,14 +861,15 @@ class NoToolCallInTheInputOnly(HookTest):
 
 class SplitWithinTheBudget(HookTest):
     def test_the_split_model_counts_against_the_budget(self):
-        # --budget 6.3 leaves about 1.3 s for calls (5 s are kept back); the split model would
-        # take 30: its call is bounded by what is left, then the split falls back to plain
-        # code.
+        # --budget 5.5 leaves about 0.5 s for calls (5 s are kept back, and the split model
+        # is asked with 0.2 s or more left here); the split model would take 30: its call is
+        # bounded by what is left, then the split falls back to plain code.
         self.fake.script("S", Reply(200, {"claims": []}, delay=30))
         started = time.monotonic()
-        status, out, err = self.hook("codex", self.session("codex"), "--split", "model",
-                                     "--split-model", "S", "--budget", "6.3")
-        self.assertLess(time.monotonic() - started, 4)
+        with mock.patch.object(hook_run, "MIN_SPLIT_SECONDS", 0.2):
+            status, out, err = self.hook("codex", self.session("codex"), "--split", "model",
+                                         "--split-model", "S", "--budget", "5.5")
+        self.assertLess(time.monotonic() - started, 3)
         self.assertEqual(status, 0, err)
         self.assertIn("split in plain code instead", err)
         # No time left at all: the split model is not asked.
