@@ -107,8 +107,14 @@ RULES_T4 = dict(RULES_T2, **{
 RULES_T5 = dict(RULES_T4, **{
     "commit.failed": "the latest commit failed and none was made after it in the log",
 })
+# Table t6 (facts/decide_t6.py): t5's rules on t6's reading (reading_t6.py): "edited after"
+# said as it now holds.
+RULES_T6 = dict(RULES_T5, **{
+    "tests.edited-after": "a file the run could use (not a README, a document or a patch "
+                          "written out) was edited after the latest run",
+})
 TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4,
-               "t5": RULES_T5}
+               "t5": RULES_T5, "t6": RULES_T6}
 @dataclass(frozen=True)
 class Decision:
     """What the facts decided of a claim, and by which rule."""
@@ -181,10 +187,12 @@ def matters(path):
 
 
 def edited_after(log, event):
-    """The first edit after `event` of a file a run could use, or None."""
+    """The first edit after `event` of a file a run could use, or None. A log read by a
+    table that tells such files otherwise says so by its own `matters` (reading_t6.py)."""
+    could_use = getattr(log, "matters", matters)
     for edit in log.of(ev.EDIT):
         if edit.turn > event.turn and edit.outcome != ev.FAILED and any(
-                matters(p) for p in edit.objects):
+                could_use(p) for p in edit.objects):
             return edit
     return None
 

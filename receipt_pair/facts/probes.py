@@ -8,6 +8,7 @@ from .probe_kit import T, TableProbe
 from .probes_t2 import T2_PROBES
 from .probes_t4 import T4_PROBES
 from .probes_t5 import T5_PROBES
+from .probes_t6 import T6_PROBES
 
 PYTEST_OK = ('============================= test session starts =============================='
              '\ncollected 12 items\n\ntests/test_api.py ............                             '
@@ -413,5 +414,5 @@ T3_PROBES = (
                (T("bun test", "src/a.test.ts:\n(fail) parses x\nsrc/b.test.ts:\n 13 pass\n 1 fail",
                   1),), "contradicted", "tests.failed"),
 )
-# Every probe, run by the self-test against the current table (t5).
-TABLE_PROBES = T1_PROBES + T2_PROBES + T3_PROBES + T4_PROBES + T5_PROBES
+# Every probe, run by the self-test against the current table (t6).
+TABLE_PROBES = T1_PROBES + T2_PROBES + T3_PROBES + T4_PROBES + T5_PROBES + T6_PROBES

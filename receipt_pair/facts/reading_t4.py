@@ -38,10 +38,11 @@ class LogT4(reading_t2.LogT2):
 LOG = LogT4  # the class of the logs this module reads (table.py)
 
 
-def read_events(turns):
-    """The LogT4 of `turns` (Turns, oldest first)."""
-    return reading_t2.read_events([_unmarked(turn) for turn in turns], readers=_READERS,
-                                  log_class=LogT4)
+def read_events(turns, readers=None):
+    """The LogT4 of `turns` (Turns, oldest first); a later table's reading may give its own
+    family `readers` (default: t4's READERS)."""
+    return reading_t2.read_events([_unmarked(turn) for turn in turns],
+                                  readers=readers or READERS, log_class=LogT4)
 
 
 # A line of a Jenkins pipeline's own markup.
@@ -78,8 +79,10 @@ def ctest_part(args):
     return tuple(part)
 
 
-def _tests(read, taken):
-    for step, event in tests.read(read, taken):
+def read_tests(read, taken, runs_tests=None):
+    """t4's test runs of a turn: tests.read's (`runs_tests` as there), a ctest run's part
+    read by ctest_part."""
+    for step, event in tests.read(read, taken, runs_tests):
         if step is not None and event.key == "ctest":
             part = ctest_part(step.args)
             event = replace(event, objects=part,
@@ -169,4 +172,6 @@ def _made_before_failure(read, step, event):
                            ("message", match.group("message")[:200])))
 
 
-_READERS = (_tests, _git, _builds, installs.read, files.read, state.read)
+# The family readers of t4, in order: test runs first (a later table's reading replaces
+# that one alone).
+READERS = (read_tests, _git, _builds, installs.read, files.read, state.read)

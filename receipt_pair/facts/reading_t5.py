@@ -34,14 +34,14 @@ class LogT5(reading_t4.LogT4):
 LOG = LogT5  # the class of the logs this module reads (table.py)
 
 
-def read_events(turns):
-    """The LogT5 of `turns` (Turns, oldest first)."""
+def read_events(turns, readers=None, log_class=LogT5):
+    """The LogT5 of `turns` (Turns, oldest first); a later table's reading may give its own
+    family `readers` (reading_t4.read_events) and `log_class` (a LogT5)."""
     turns = [_without_no_error(turn) for turn in turns]
-    log = reading_t4.read_events(turns)
-    out = LogT5(turns=log.turns, events=[_not_a_build(_coverage_only(e, log))
-                                         for e in log.events],
-                lines=log.lines, texts=log.texts, commands=log.commands)
-    return out
+    log = reading_t4.read_events(turns, readers)
+    return log_class(turns=log.turns, events=[_not_a_build(_coverage_only(e, log))
+                                              for e in log.events],
+                     lines=log.lines, texts=log.texts, commands=log.commands)
 
 
 def _without_no_error(turn):

@@ -182,12 +182,14 @@ def _part(suite, args):
 _REPORTS = lazy(r"\.(?:log|out|txt|xml|json)$", re.I)
 
 
-def read(read, taken):
-    """(step, Event) of every test run of one turn: steps that run tests by their command,
-    or, where none does, the step whose output carries a runner's summary."""
+def read(read, taken, runs_tests=None):
+    """(step, Event) of every test run of one turn: steps that run tests by their command
+    (`runs_tests`, a later table's reading of a step; default test_run), or, where none
+    does, the step whose output carries a runner's summary."""
     lines = list(read.lines)
     summary = read_summary(lines)
-    runs = [(step, test_run(step)) for step in read.line.runs if id(step) not in taken]
+    runs_tests = runs_tests or test_run
+    runs = [(step, runs_tests(step)) for step in read.line.runs if id(step) not in taken]
     runs = [(step, run) for step, run in runs if run is not None]
     if not runs and summary is not None:
         step = output_step(read)

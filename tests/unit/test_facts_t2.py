@@ -12,7 +12,7 @@ import unittest
 
 from receipt_pair.audit.facts import facts_differences, facts_record_differences
 from receipt_pair.check import agree
-from receipt_pair.facts import decide_t2, reading, reading_t2, reading_t4, reading_t5
+from receipt_pair.facts import decide_t2, reading, reading_t2, reading_t4, reading_t5, reading_t6
 from receipt_pair.facts.decision import RULES, RULES_T1, RULES_T2
 from receipt_pair.facts.frame import read_frame
 from receipt_pair.facts.probes import T1_PROBES
@@ -87,8 +87,9 @@ class Versions(unittest.TestCase):
         self.assertIs(RULES, RULES_T1)
         self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
         self.assertEqual(fingerprint(), fingerprint(VERSION))
-        self.assertEqual(VERSION, "t5")
-        self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5"))
+        self.assertEqual(VERSION, "t6")
+        self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6"))
+        self.assertNotEqual(fingerprint("t6"), fingerprint("t5"))
         self.assertNotEqual(fingerprint("t5"), fingerprint("t4"))
         self.assertNotEqual(fingerprint("t3"), fingerprint("t2"))
         self.assertNotEqual(fingerprint("t4"), fingerprint("t3"))
@@ -109,14 +110,18 @@ class Versions(unittest.TestCase):
         with self.assertRaises(ValueError):
             decide("the tests pass", log=reading_t2.read_events(turns), version="t1")
         with self.assertRaises(ValueError):
-            decide("the tests pass", log=reading_t2.read_events(turns))  # t5 reads its own
+            decide("the tests pass", log=reading_t2.read_events(turns))  # t6 reads its own
         with self.assertRaises(ValueError):
             decide("the tests pass", log=reading_t4.read_events(turns))
+        with self.assertRaises(ValueError):
+            decide("the tests pass", log=reading_t5.read_events(turns))
         log = reading_t2.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log, version="t3").rule, "tests.passed")
         log = reading_t4.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log, version="t4").rule, "tests.passed")
         log = reading_t5.read_events(turns)
+        self.assertEqual(decide("the tests pass", log=log, version="t5").rule, "tests.passed")
+        log = reading_t6.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log).rule, "tests.passed")
 
     def test_a_decision_says_its_table_and_its_words(self):
@@ -127,7 +132,8 @@ class Versions(unittest.TestCase):
         self.assertEqual((new.table, new.rule), ("t2", "tests.ran"))
         self.assertEqual(decide("I ran the tests", turns, version="t3").table, "t3")
         self.assertEqual(decide("I ran the tests", turns, version="t4").table, "t4")
-        self.assertEqual(decide("I ran the tests", turns).table, "t5")
+        self.assertEqual(decide("I ran the tests", turns, version="t5").table, "t5")
+        self.assertEqual(decide("I ran the tests", turns).table, "t6")
         self.assertEqual(new.why, RULES_T2["tests.ran"])
         self.assertEqual(old.why, RULES_T1["tests.failed"])
 
@@ -217,10 +223,6 @@ class Audit(unittest.TestCase):
         self.assertEqual((record["table"], record["fingerprint"]), (VERSION, fingerprint()))
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class TableT3(unittest.TestCase):
     """Table t3: t2 on a claim whose typographic apostrophes read as plain (set 6's
     r6t-175, after run 6: "I couldn’t push because GITHUB_TOKEN is not set" was held
@@ -249,7 +251,7 @@ class TableT3(unittest.TestCase):
         log = reading_t2.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim), version="t3"),
                          decide(claim, self.PUSH, version="t3"))
-        log = reading_t5.read_events(self.PUSH)
+        log = reading_t6.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim)),
                          decide(claim, self.PUSH))
 
@@ -286,7 +288,6 @@ class TableT3(unittest.TestCase):
         self.assertIsNone(decide("the new tests pass", turns))
         self.assertEqual(decide("the new tests pass", turns, version="t2").answer,
                          "contradicted")
-
 
 
 class TableT4(unittest.TestCase):
@@ -332,3 +333,33 @@ class TableT5(unittest.TestCase):
                 decision = decide(probe.claim, list(probe.turns), version="t4")
                 self.assertEqual((decision.answer, decision.rule) if decision else (None, None),
                                  (probe.answer, probe.rule))
+
+
+class TableT6(unittest.TestCase):
+    """Table t6's readings, probed both ways in facts/probes_t6.py: t5 decides otherwise on
+    every probe that t6 decides anew, and t5's own probes still hold."""
+
+    def test_t5_decided_otherwise(self):
+        from receipt_pair.facts.probes_t6 import T6_PROBES
+        changed = [p for p in T6_PROBES
+                   if (lambda d: d and (d.answer, d.rule))(decide(p.claim, list(p.turns),
+                                                                  version="t5"))
+                   != ((p.answer, p.rule) if p.answer else None)]
+        self.assertGreaterEqual(len(changed), 4)
+
+    def test_t5_is_kept(self):
+        from receipt_pair.facts.probes_t5 import T5_PROBES
+        for probe in T5_PROBES:
+            with self.subTest(probe.name):
+                decision = decide(probe.claim, list(probe.turns), version="t5")
+                self.assertEqual((decision.answer, decision.rule) if decision else (None, None),
+                                 (probe.answer, probe.rule))
+
+    def test_gradle_tasks_leave_out_options_and_their_values(self):
+        self.assertEqual(reading_t6.gradle_tasks(["-p", "app", "clean", "--info",
+                                                  ":app:testDebugUnitTest", "-x", "lint"]),
+                         (["clean", ":app:testDebugUnitTest"], ["lint"]))
+
+
+if __name__ == "__main__":
+    unittest.main()
