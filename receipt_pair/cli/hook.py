@@ -70,6 +70,12 @@ def add_checking_options(p):
                         "running, a dry run, before an edit), with the command to run; "
                         "block once in a session; never block; or block at every stop "
                         "that is not already a continuation")
+    p.add_argument("--contradicted", choices=stop_hook.CONTRADICTED_POLICIES,
+                   default=stop_hook.DEFAULT_CONTRADICTED,
+                   help="what a claim the log contradicts does: send the agent back "
+                        "(default); send it back only where plain code settled the "
+                        "contradiction (the facts), telling you of the models' ones; or "
+                        "never send it back, only tell you")
     p.add_argument("--max-blocks", type=positive_int, default=stop_hook.DEFAULT_MAX_BLOCKS,
                    help="blocks in a row for contradicted claims before the agent is let "
                         "stop anyway (default: %(default)s)")
@@ -141,7 +147,8 @@ def _cmd_hook(args):
 def hook_options(args):
     """The HookOptions the command line's options give."""
     return HookOptions(agent=args.agent, settings=settings_from(args),
-                       not_shown=args.not_shown, max_blocks=args.max_blocks,
+                       not_shown=args.not_shown, contradicted=args.contradicted,
+                       max_blocks=args.max_blocks,
                        receipts=args.receipts, ledger=ledger_from(args), wait=args.wait,
                        budget=args.budget, claims_from=getattr(args, "claims_from", None),
                        split=args.split,

@@ -32,6 +32,7 @@ class HookOptions:
     agent: str
     settings: Settings = field(default_factory=Settings)
     not_shown: str = stop_hook.DEFAULT_NOT_SHOWN
+    contradicted: str = stop_hook.DEFAULT_CONTRADICTED
     max_blocks: int = stop_hook.DEFAULT_MAX_BLOCKS
     receipts: Optional[str] = None  # where receipts go (None: beside the session file)
     ledger: Optional[str] = None
@@ -65,6 +66,7 @@ class HookOptions:
 _CARRIED = (("--base-url", "base_url"), ("--model-a", "model_a"), ("--model-b", "model_b"),
             ("--rule", "rule"), ("--reader", "reader"), ("--max-turns", "max_turns"),
             ("--timeout", "timeout"), ("--not-shown", "not_shown"),
+            ("--contradicted", "contradicted"),
             ("--max-blocks", "max_blocks"), ("--block-with", "block_with"),
             ("--receipts", "receipts"), ("--ledger", "ledger"), ("--wait", "wait"),
             ("--budget", "budget"), ("--split", "split"), ("--split-model", "split_model"),

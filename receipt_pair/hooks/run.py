@@ -238,7 +238,7 @@ def _decide(options, stop, outcomes, not_checked, notes):
     continued = stop.hook.stop_hook_active or (stop.agent.continued_by == "state"
                                                and state.blocks_in_a_row > 0)
     decision = stop_hook.decide(outcomes, continued, options.not_shown, options.max_blocks,
-                                state, not_checked)
+                                state, not_checked, contradicted_policy=options.contradicted)
     why = (records.record_state(directory, stop.hook, decision.state) if directory
            else "no folder for the hook's state: give --receipts DIR")
     if not why:

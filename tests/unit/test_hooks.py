@@ -599,6 +599,51 @@ class NotReadYet(HookTest):
         self.assertEqual(outs, ["block", "block", "allow", "allow"])
 
 
+class ContradictedPolicy(HookTest):
+    """--contradicted: every contradiction blocks (block, the default), only those plain
+    code settled (block-facts), or none (allow); what does not block is told."""
+
+    def setUp(self):
+        super().setUp()
+        # The facts decide first, as for a user (the suite asks the models alone).
+        patcher = mock.patch.dict(os.environ, {"RECEIPT_PAIR_FACTS": "on"})
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def stop(self, *options):
+        return self.hook("claude-code", self.session("claude-code"), "--receipts",
+                         self.receipts, *options)
+
+    def test_by_default_the_models_contradiction_blocks(self):
+        _, out, _ = self.stop("--models-only")
+        self.assertEqual(out["decision"], "block")
+        self.assertIn(REJECTED, out["reason"])
+
+    def test_block_facts_blocks_for_the_facts_contradiction(self):
+        _, out, _ = self.stop("--contradicted", "block-facts")
+        self.assertEqual(out["decision"], "block")
+        self.assertIn(REJECTED, out["reason"])
+        self.assertEqual([(r["answer"], r["decided_by"]) for r in self.records()],
+                         [("contradicted", "facts")])
+
+    def test_block_facts_tells_the_models_contradiction(self):
+        status, out, _ = self.stop("--contradicted", "block-facts", "--models-only")
+        self.assertEqual(status, 0)
+        self.assertNotIn("decision", out)
+        self.assertIn("contradicts", out["systemMessage"])
+        self.assertIn("--contradicted block-facts", out["systemMessage"])
+
+    def test_allow_never_blocks_for_a_contradiction(self):
+        status, out, _ = self.stop("--contradicted", "allow")
+        self.assertNotIn("decision", out)
+        self.assertIn("--contradicted allow", out["systemMessage"])
+
+    def test_the_policy_goes_into_the_installed_command(self):
+        options = dataclasses.replace(HookOptions("claude-code"), contradicted="block-facts")
+        self.assertIn("--contradicted block-facts", hook_command(options))
+        self.assertNotIn("--contradicted", hook_command(HookOptions("claude-code")))
+
+
 def decisions(outs):
     return [(out or {}).get("decision", "allow") for out in outs]
 
