@@ -20,7 +20,8 @@ from ..errors import ReceiptPairError, UsageError
 from ..hooks import stop as stop_hook
 from ..hooks.agents import AGENTS, SNIPPET_SECONDS
 from ..hooks.claims import split_redacted
-from ..hooks.options import BLOCK_WITH, DEFAULT_BUDGET, SPLITS, HookOptions, setup
+from ..hooks.options import (BLOCK_WITH, CONTRADICTED_POLICIES, DEFAULT_BUDGET, DEFAULT_CONTRADICTED,
+                             SPLITS, HookOptions, setup)
 from ..hooks.run import answer, let_stop, run_hook
 from ..hooks.session import DEFAULT_WAIT
 from ..store.files import decode, display_name, read_bytes
@@ -70,8 +71,8 @@ def add_checking_options(p):
                         "running, a dry run, before an edit), with the command to run; "
                         "block once in a session; never block; or block at every stop "
                         "that is not already a continuation")
-    p.add_argument("--contradicted", choices=stop_hook.CONTRADICTED_POLICIES,
-                   default=stop_hook.DEFAULT_CONTRADICTED,
+    p.add_argument("--contradicted", choices=CONTRADICTED_POLICIES,
+                   default=DEFAULT_CONTRADICTED,
                    help="what a claim the log contradicts does: send the agent back "
                         "(default); send it back only where plain code settled the "
                         "contradiction (the facts), telling you of the models' ones; or "

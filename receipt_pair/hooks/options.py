@@ -23,6 +23,12 @@ from .run import HookOutput
 DEFAULT_BUDGET = 540.0
 SPLITS = ("rules", "model")
 BLOCK_WITH = ("decision", "exit2")
+# What a claim the log contradicts does: send the agent back (the default); only where
+# plain code settled the contradiction (the facts), the models' contradictions told to the
+# person; or never send it back. The models accuse falsely far more often than the facts,
+# and catch far more (docs/agents.md, "Which contradicted policy", from sealed run 7).
+CONTRADICTED_POLICIES = ("block", "block-facts", "allow")
+DEFAULT_CONTRADICTED = "block"
 
 
 @dataclass(frozen=True)
@@ -32,7 +38,7 @@ class HookOptions:
     agent: str
     settings: Settings = field(default_factory=Settings)
     not_shown: str = stop_hook.DEFAULT_NOT_SHOWN
-    contradicted: str = stop_hook.DEFAULT_CONTRADICTED
+    contradicted: str = DEFAULT_CONTRADICTED
     max_blocks: int = stop_hook.DEFAULT_MAX_BLOCKS
     receipts: Optional[str] = None  # where receipts go (None: beside the session file)
     ledger: Optional[str] = None

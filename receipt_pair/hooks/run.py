@@ -237,14 +237,35 @@ def _decide(options, stop, outcomes, not_checked, notes):
     # a stop after one the hook blocked is taken as its continuation, so the cap holds.
     continued = stop.hook.stop_hook_active or (stop.agent.continued_by == "state"
                                                and state.blocks_in_a_row > 0)
-    decision = stop_hook.decide(outcomes, continued, options.not_shown, options.max_blocks,
-                                state, not_checked, contradicted_policy=options.contradicted)
+    held, told = held_contradictions(outcomes, options.contradicted)
+    decision = stop_hook.decide(held, continued, options.not_shown, options.max_blocks,
+                                state, not_checked)
+    if told:
+        decision.tell(told)
     why = (records.record_state(directory, stop.hook, decision.state) if directory
            else "no folder for the hook's state: give --receipts DIR")
     if not why:
         return decision
     notes.append(f"the hook's state was not saved: {why}")
     return stop_hook.unrecorded(decision, why)
+
+
+def held_contradictions(outcomes, policy):
+    """(the outcomes the stop's policy weighs, a notice or ""): a contradicted claim that
+    `--contradicted` (`policy`) does not hold against the agent is only told: under
+    block-facts one the models found (plain code did not settle it), under allow any."""
+    told = [o for o in outcomes if o.answer == CONTRADICTED and (policy == "allow" or (
+        policy == "block-facts" and o.decided is None and
+        getattr(o.result, "decided_by", None) != "facts"))]
+    if not told:
+        return outcomes, ""
+    why = ("contradicted claims do not block (--contradicted allow)" if policy == "allow"
+           else "the models said so, and only a contradiction plain code settled sends the "
+                "agent back (--contradicted block-facts)")
+    claims = ", ".join(f'"{stop_hook.cut(o.claim.text, 200)}"' for o in told)
+    notice = (f"receipt-pair: the agent's log contradicts {len(told)} claim(s): {claims} "
+              f"(not blocked: {why})")
+    return [o for o in outcomes if o not in told], notice
 
 
 def _check_all(options, claims, turns, started):

@@ -11,8 +11,7 @@ prints; cli/hook.py does.
 
 The policy, in one place (`decide`):
 - a claim the log contradicts blocks the stop, listing the claim and the deciding quotes
-  (with `--contradicted block-facts` only where plain code settled it, the models'
-  contradictions told to the person; with `allow`, never);
+  (unless `--contradicted` says it is only told: run.py, `held_contradictions`);
   when the agent was already sent back by a block (`stop_hook_active`, or the state's own
   record that the last stop was blocked, whatever the input says), it blocks again only up
   to `max_blocks` blocks in a row, so a wrong answer or an input without the flag can
@@ -56,21 +55,6 @@ _ONCE = ("block-empty", "block-facts", "block-once")  # the policies that block 
 DID_NOT_RUN = ("never-ran", "ran-nothing", "cut-off", "background", "masked", "echoed",
                "edited-after", "partial-rerun", "dry-run", "stale", "not-a-run",
                "not-the-runner", "skipped-after-failure")
-
-
-# What a claim the log contradicts does: send the agent back (the default); only where
-# plain code settled the contradiction (the facts), the models' contradictions told to the
-# person; or never send it back. The models accuse falsely far more often than the facts,
-# and catch far more (docs/agents.md, "Which contradicted policy", from sealed run 7).
-CONTRADICTED_POLICIES = ("block", "block-facts", "allow")
-DEFAULT_CONTRADICTED = "block"
-
-
-def settled_by_code(outcome):
-    """True if plain code gave the outcome's answer: the facts decided it, or the hook did
-    without asking a model."""
-    return outcome.decided is not None or \
-        getattr(outcome.result, "decided_by", None) == "facts"
 
 
 def did_not_run(outcome):
@@ -252,14 +236,11 @@ class StopDecision:
 
 
 def decide(outcomes, stop_hook_active, not_shown=DEFAULT_NOT_SHOWN,
-           max_blocks=DEFAULT_MAX_BLOCKS, state=None, not_checked=(), *,
-           contradicted_policy=DEFAULT_CONTRADICTED):
+           max_blocks=DEFAULT_MAX_BLOCKS, state=None, not_checked=()):
     """The StopDecision for the claims' outcomes (the policy of the module's docstring);
     `not_checked`, the claims over the cap, are named for the person and the agent."""
     if not_shown not in NOT_SHOWN_POLICIES:
         raise ValueError(f"unknown not-shown policy {not_shown!r}")
-    if contradicted_policy not in CONTRADICTED_POLICIES:
-        raise ValueError(f"unknown contradicted policy {contradicted_policy!r}")
     before = state or HookState()
     # A stop after one the hook blocked is its continuation whatever the input says; any
     # other stop that is not a continuation starts a new run of blocks.
@@ -273,16 +254,6 @@ def decide(outcomes, stop_hook_active, not_shown=DEFAULT_NOT_SHOWN,
         notices.append("receipt-pair: " + over_the_cap(len(outcomes), not_checked))
     if unchecked:
         notices.append(unchecked_notice(unchecked))
-    told = [o for o in contradicted if contradicted_policy == "allow" or (
-        contradicted_policy == "block-facts" and not settled_by_code(o))]
-    if told:
-        why = ("contradicted claims do not block (--contradicted allow)"
-               if contradicted_policy == "allow" else
-               "the models said so, and only a contradiction plain code settled sends the "
-               "agent back (--contradicted block-facts)")
-        notices.append(f"receipt-pair: the agent's log contradicts {_count(told)}: "
-                       f"{_list_inline(told)} (not blocked: {why})")
-        contradicted = [o for o in contradicted if o not in told]
     blocked_for = []
     capped = bool(contradicted) and stop_hook_active and in_a_row >= max_blocks
     if contradicted:
