@@ -107,7 +107,7 @@ RULES_T4 = dict(RULES_T2, **{
 RULES_T5 = dict(RULES_T4, **{
     "commit.failed": "the latest commit failed and none was made after it in the log",
 })
-# Table t6 (facts/decide_t6.py): t5's rules on t6's reading (reading_t6.py): "edited after"
+# Table t6 (facts/decide_t5.py's decisions): t5's rules on t6's reading (reading_t6.py): "edited after"
 # said as it now holds.
 RULES_T6 = dict(RULES_T5, **{
     "tests.edited-after": "a file the run could use (not a README, a document or a patch "

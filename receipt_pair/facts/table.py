@@ -23,7 +23,7 @@ import re
 from dataclasses import replace
 
 from . import (decide_git, decide_runs, decide_state, decide_t2, decide_t4, decide_t5,
-               decide_t6, events as ev, reading, reading_t4, reading_t5, reading_t6)
+               events as ev, reading, reading_t4, reading_t5, reading_t6)
 from .decision import SHOWN, TABLE_RULES
 from .frame import CLEAN, CWD, FAILURE, FILE, HEAD, read_frame
 from ..patterns import lazy
@@ -35,7 +35,7 @@ from ..patterns import lazy
 # failure as "couldn't push" does, and a failure admitted with its cause is left to the
 # models; t4 (facts/decide_t4.py, sealed by run 7) is t3 on t4's reading of the log and of
 # the claim; t5 (facts/decide_t5.py) is t4 with what run 7 found it read wrongly; t6 (the
-# current one, facts/decide_t6.py) is t5 on t6's reading: gradle's test tasks by name, and
+# current one) is t5's decisions (facts/decide_t5.py) on t6's reading (facts/reading_t6.py): gradle's test tasks by name, and
 # the file an edit tool's rendering names (docs/facts.md).
 VERSIONS = ("t1", "t2", "t3", "t4", "t5", "t6")
 VERSION = "t6"
@@ -106,7 +106,7 @@ def claim_frame(claim, version=VERSION):
 
 # The tables that read a log of their own: (decide, the module that reads it).
 _LATER = {"t4": (decide_t4.decide, reading_t4), "t5": (decide_t5.decide, reading_t5),
-          "t6": (decide_t6.decide, reading_t6)}
+          "t6": (decide_t5.decide, reading_t6)}  # t6 decides as t5, on its own reading
 
 
 def decide(claim, turns=None, log=None, frame=None, version=VERSION):

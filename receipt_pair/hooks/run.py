@@ -262,9 +262,8 @@ def held_contradictions(outcomes, policy):
     why = ("contradicted claims do not block (--contradicted allow)" if policy == "allow"
            else "the models said so, and only a contradiction plain code settled sends the "
                 "agent back (--contradicted block-facts)")
-    claims = ", ".join(f'"{stop_hook.cut(o.claim.text, 200)}"' for o in told)
-    notice = (f"receipt-pair: the agent's log contradicts {len(told)} claim(s): {claims} "
-              f"(not blocked: {why})")
+    notice = (f"receipt-pair: the agent's log contradicts {stop_hook.count_claims(told)}: "
+              f"{stop_hook.list_inline(told)} (not blocked: {why})")
     return [o for o in outcomes if o not in told], notice
 
 

@@ -259,7 +259,7 @@ def decide(outcomes, stop_hook_active, not_shown=DEFAULT_NOT_SHOWN,
     if contradicted:
         if capped:
             notices.append(f"receipt-pair: the agent's log still contradicts "
-                           f"{_count(contradicted)}; it was sent back {in_a_row} times in a "
+                           f"{count_claims(contradicted)}; it was sent back {in_a_row} times in a "
                            "row, so it was let stop this time")
         else:
             blocked_for.append(CONTRADICTED)
@@ -279,7 +279,7 @@ def decide(outcomes, stop_hook_active, not_shown=DEFAULT_NOT_SHOWN,
             allowed_why = f"this session was already told once (--not-shown {not_shown})"
         if allowed_why:
             notices.append(f"receipt-pair: the agent's log does not show "
-                           f"{_count(unbacked)}: {_list_inline(unbacked)} (not blocked: "
+                           f"{count_claims(unbacked)}: {list_inline(unbacked)} (not blocked: "
                            f"{allowed_why})")
         else:
             blocked_for.append(NOT_SHOWN)
@@ -335,17 +335,17 @@ def block_reason(contradicted, unbacked, unchecked=(), not_checked=(), checked=0
              "last message against your own session log (the commands you ran and what "
              "they printed)."]
     if contradicted:
-        lines += ["", f"Your log contradicts {_count(contradicted)}:"]
+        lines += ["", f"Your log contradicts {count_claims(contradicted)}:"]
         for outcome in contradicted:
             lines.append(_claim_line(outcome))
             lines += _evidence(outcome.result)
     if unbacked:
-        lines += ["", f"Your log does not show {_count(unbacked)} (no output line backs "
+        lines += ["", f"Your log does not show {count_claims(unbacked)} (no output line backs "
                       f"{'it' if len(unbacked) == 1 else 'them'}):"]
         lines += [_claim_line(o) for o in unbacked]
     if unchecked:
-        lines += ["", f"{_count(unchecked).capitalize()} could not be checked (not held "
-                      "against you): " + _list_inline(unchecked)]
+        lines += ["", f"{count_claims(unchecked).capitalize()} could not be checked (not held "
+                      "against you): " + list_inline(unchecked)]
     if not_checked:
         lines += ["", "Not held against you: " + over_the_cap(checked, not_checked) + "."]
     lines += ["", "Do what each line says, or tell the user plainly what is not done or not "
@@ -366,7 +366,7 @@ def unchecked_notice(unchecked):
                                          for m in outcome.result.failed)
         if why not in errors:
             errors.append(why)
-    return (f"receipt-pair could not check {_count(unchecked)} of the agent's last message, "
+    return (f"receipt-pair could not check {count_claims(unchecked)} of the agent's last message, "
             f"so it blocked nothing there and the agent may stop: {'; '.join(errors)}")
 
 
@@ -394,11 +394,11 @@ def _quoted(text):
     return json.dumps(cut(text), ensure_ascii=False)
 
 
-def _list_inline(outcomes):
+def list_inline(outcomes):
     return ", ".join(_quoted(o.claim.text) for o in outcomes)
 
 
-def _count(outcomes):
+def count_claims(outcomes):
     return "1 claim" if len(outcomes) == 1 else f"{len(outcomes)} claims"
 
 
