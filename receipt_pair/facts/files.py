@@ -39,6 +39,19 @@ def is_edit_tool(name):
     return (name or "").lower() in _EDIT_TOOLS
 
 
+def tool_input(command):
+    """The JSON object a tool call's command carries after its name (`Edit {"path": ...}`),
+    or None: none there, not JSON, or nested past reason (a log may hold anything)."""
+    brace = (command or "").find("{")
+    if brace == -1:
+        return None
+    try:
+        value = json.loads(command[brace:])
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def edit_paths(step, turn):
     """The files an edit tool call changed (["*"] when it cannot be told), or None when the
     step is no edit tool."""
@@ -49,19 +62,14 @@ def edit_paths(step, turn):
             step.args[:1] and step.args[0] in ("view",):
         return None
     text = turn.cmd or ""
-    brace = text.find("{")
-    if brace != -1:
-        try:
-            value = json.loads(text[brace:])
-        except ValueError:
-            value = None
-        if isinstance(value, dict):
-            for key in _PATH_KEYS:
-                if isinstance(value.get(key), str) and value[key].strip():
-                    return [value[key].strip()]
-            if isinstance(value.get("patch"), str) or isinstance(value.get("input"), str):
-                found = _PATCH_FILE.findall(value.get("patch") or value.get("input"))
-                return [a or b for a, b in found] or ["*"]
+    value = tool_input(text)
+    if value is not None:
+        for key in _PATH_KEYS:
+            if isinstance(value.get(key), str) and value[key].strip():
+                return [value[key].strip()]
+        if isinstance(value.get("patch"), str) or isinstance(value.get("input"), str):
+            found = _PATCH_FILE.findall(value.get("patch") or value.get("input"))
+            return [a or b for a, b in found] or ["*"]
     found = _PATCH_FILE.findall(text)
     if found:
         return [a or b for a, b in found]

@@ -15,11 +15,10 @@
   no file a run uses.
 """
 
-import json
 import re
 from dataclasses import dataclass, replace
 
-from . import reading_t4, reading_t5, tests
+from . import files, reading_t4, reading_t5, tests
 from .decision import matters
 from .events import EDIT
 from ..patterns import lazy
@@ -108,13 +107,8 @@ def _named_edit(event, log):
     """An edit tool's event with the file its rendering names, where t5 read none."""
     if not any(o.startswith("{") or o == "*" for o in event.objects):
         return event
-    command = log.commands[event.turn]
-    brace = command.find("{")
-    try:
-        value = json.loads(command[brace:]) if brace != -1 else None
-    except ValueError:
-        return event
-    if not isinstance(value, dict):
+    value = files.tool_input(log.commands[event.turn])
+    if value is None:
         return event
     for key, pattern in (("rendering", _RENDERED_PATH), ("content", _CONTENT_PATH)):
         text = value.get(key)

@@ -15,7 +15,7 @@ from receipt_pair.check.probes import DISGUISED, HIDING
 
 from tests.fakeserver import FakeServer, Reply, answer, chat_response, raw_numbers
 from tests.helpers import (EXAMPLES, ROOT, GateTest, TempDirTest, make_items, run_asking,
-                           run_cli)
+                           run_cli, users_reader)
 
 CLEAN = "Deployed to production OK"
 
@@ -244,6 +244,19 @@ class NoTraceback(TempDirTest):
         self.cli("score", self.write("a.jsonl", nested + "\n"), items)
         self.cli("replay", "--receipt", self.write("receipt.json", nested))
         self.cli("batch", items, "--out", self.path("o.jsonl"))
+
+    def test_deeply_nested_json_in_a_tool_calls_command(self):
+        # A log's command may hold anything: an edit tool's input nested past reason is an
+        # edit whose files cannot be named, not a RecursionError out of the facts' reading.
+        nested = "edit_file " + '{"a":' * 100_000 + "1" + "}" * 100_000
+        log = self.write("log.jsonl", json.dumps({"cmd": nested, "output": "ok",
+                                                  "exit_status": 0}) + "\n")
+        with users_reader():  # the facts decide first, as for a user
+            status, out, err = run_cli("check", "--claim", "the tests pass", "--log", log,
+                                       "--base-url", "http://127.0.0.1:9/v1")
+        self.assertNotIn("Traceback", out + err)
+        self.assertEqual(status, 0, err)
+        self.assertIn("tests.never-ran", out)
 
     def test_lone_surrogates(self):
         log = self.write("log.json", '[{"cmd": "x", "output": "a\\ud800b"}]')
