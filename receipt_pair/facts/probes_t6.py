@@ -31,6 +31,11 @@ T6_PROBES = (
                (T("./gradlew clean :core:test", _GRADLE_OK.replace(":app:testDebugUnitTest",
                                                                     ":core:test"), 0),),
                "shown", "tests.passed"),
+    TableProbe("t6: the same task as a dry run runs nothing",
+               "the unit tests pass",
+               (T("./gradlew testDebugUnitTest --dry-run", ":app:testDebugUnitTest SKIPPED\n\n"
+                  "BUILD SUCCESSFUL in 1s", 0),),
+               "not shown", "tests.ran-nothing"),
     TableProbe("t6: a gradle task that only compiles the tests runs none",
                "all tests pass",
                (T("./gradlew testClasses", "> Task :app:testClasses\n\nBUILD SUCCESSFUL "
