@@ -113,8 +113,15 @@ RULES_T6 = dict(RULES_T5, **{
     "tests.edited-after": "a file the run could use (not a README, a document or a patch "
                           "written out) was edited after the latest run",
 })
+# Table t7 (facts/decide_t7.py): t6's rules on t7's reading (reading_t7.py), and a part
+# run that passed the count the claim gives.
+RULES_T7 = dict(RULES_T6, **{
+    "tests.count-matches": "the latest run of the tests (a part of them) passed exactly the "
+                           "count the claim gives, none failed, and nothing it could use was "
+                           "edited after it",
+})
 TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4,
-               "t5": RULES_T5, "t6": RULES_T6}
+               "t5": RULES_T5, "t6": RULES_T6, "t7": RULES_T7}
 @dataclass(frozen=True)
 class Decision:
     """What the facts decided of a claim, and by which rule."""

@@ -90,9 +90,10 @@ def _read_tests(read, taken):
 READERS = (_read_tests,) + reading_t4.READERS[1:]
 
 
-def read_events(turns):
-    """The LogT6 of `turns` (Turns, oldest first)."""
-    log = reading_t5.read_events(turns, READERS, LogT6)
+def read_events(turns, readers=None, log_class=LogT6):
+    """The LogT6 of `turns` (Turns, oldest first); a later table's reading may give its own
+    family `readers` and `log_class` (a LogT6)."""
+    log = reading_t5.read_events(turns, readers or READERS, log_class)
     log.events = [_named_edit(event, log) if event.family == EDIT else event
                   for event in log.events]
     return log

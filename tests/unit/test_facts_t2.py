@@ -12,7 +12,8 @@ import unittest
 
 from receipt_pair.audit.facts import facts_differences, facts_record_differences
 from receipt_pair.check import agree
-from receipt_pair.facts import decide_t2, reading, reading_t2, reading_t4, reading_t5, reading_t6
+from receipt_pair.facts import (decide_t2, languages, reading, reading_t2, reading_t4,
+                                reading_t5, reading_t6, reading_t7)
 from receipt_pair.facts.decision import RULES, RULES_T1, RULES_T2
 from receipt_pair.facts.frame import read_frame
 from receipt_pair.facts.probes import T1_PROBES
@@ -87,8 +88,9 @@ class Versions(unittest.TestCase):
         self.assertIs(RULES, RULES_T1)
         self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
         self.assertEqual(fingerprint(), fingerprint(VERSION))
-        self.assertEqual(VERSION, "t6")
-        self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6"))
+        self.assertEqual(VERSION, "t7")
+        self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6", "t7"))
+        self.assertNotEqual(fingerprint("t7"), fingerprint("t6"))
         self.assertNotEqual(fingerprint("t6"), fingerprint("t5"))
         self.assertNotEqual(fingerprint("t5"), fingerprint("t4"))
         self.assertNotEqual(fingerprint("t3"), fingerprint("t2"))
@@ -110,11 +112,13 @@ class Versions(unittest.TestCase):
         with self.assertRaises(ValueError):
             decide("the tests pass", log=reading_t2.read_events(turns), version="t1")
         with self.assertRaises(ValueError):
-            decide("the tests pass", log=reading_t2.read_events(turns))  # t6 reads its own
+            decide("the tests pass", log=reading_t2.read_events(turns))  # t7 reads its own
         with self.assertRaises(ValueError):
             decide("the tests pass", log=reading_t4.read_events(turns))
         with self.assertRaises(ValueError):
             decide("the tests pass", log=reading_t5.read_events(turns))
+        with self.assertRaises(ValueError):
+            decide("the tests pass", log=reading_t6.read_events(turns))
         log = reading_t2.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log, version="t3").rule, "tests.passed")
         log = reading_t4.read_events(turns)
@@ -122,6 +126,8 @@ class Versions(unittest.TestCase):
         log = reading_t5.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log, version="t5").rule, "tests.passed")
         log = reading_t6.read_events(turns)
+        self.assertEqual(decide("the tests pass", log=log, version="t6").rule, "tests.passed")
+        log = reading_t7.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log).rule, "tests.passed")
 
     def test_a_decision_says_its_table_and_its_words(self):
@@ -133,7 +139,8 @@ class Versions(unittest.TestCase):
         self.assertEqual(decide("I ran the tests", turns, version="t3").table, "t3")
         self.assertEqual(decide("I ran the tests", turns, version="t4").table, "t4")
         self.assertEqual(decide("I ran the tests", turns, version="t5").table, "t5")
-        self.assertEqual(decide("I ran the tests", turns).table, "t6")
+        self.assertEqual(decide("I ran the tests", turns, version="t6").table, "t6")
+        self.assertEqual(decide("I ran the tests", turns).table, "t7")
         self.assertEqual(new.why, RULES_T2["tests.ran"])
         self.assertEqual(old.why, RULES_T1["tests.failed"])
 
@@ -216,7 +223,7 @@ class Audit(unittest.TestCase):
         self.assertNotEqual(facts_record_differences(
             [item], {"facts_table": "t2"}, {"i1": t1_record}), [])
         self.assertIn("does not know", facts_record_differences(
-            [item], {"facts_table": "t7"}, {"i1": t1_record})[0])
+            [item], {"facts_table": "t8"}, {"i1": t1_record})[0])
 
     def test_a_live_record_names_the_current_table(self):
         record = facts_record(None)
@@ -251,7 +258,7 @@ class TableT3(unittest.TestCase):
         log = reading_t2.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim), version="t3"),
                          decide(claim, self.PUSH, version="t3"))
-        log = reading_t6.read_events(self.PUSH)
+        log = reading_t7.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim)),
                          decide(claim, self.PUSH))
 
@@ -314,51 +321,85 @@ class TableT4(unittest.TestCase):
                 self.assertIsNotNone(decide(probe.claim, list(probe.turns), version="t4"))
 
 
-class TableT5(unittest.TestCase):
-    """Table t5's readings, probed both ways in facts/probes_t5.py: t4 decides otherwise on
-    every probe that t5 decides anew, and t4's own probes still hold."""
+def _rule_of(decision):
+    return (decision.answer, decision.rule) if decision else (None, None)
 
-    def test_t4_decided_otherwise(self):
-        from receipt_pair.facts.probes_t5 import T5_PROBES
-        changed = [p for p in T5_PROBES
-                   if (lambda d: d and (d.answer, d.rule))(decide(p.claim, list(p.turns),
-                                                                  version="t4"))
-                   != ((p.answer, p.rule) if p.answer else None)]
-        self.assertGreaterEqual(len(changed), 4)
 
-    def test_t4_is_kept(self):
-        from receipt_pair.facts.probes_t4 import T4_PROBES
-        for probe in T4_PROBES:
+class _LaterTable:
+    """A later table's probes, both ways: the table before it decides otherwise on at least
+    CHANGED of them, and its own probes still hold under their version."""
+
+    PROBES = ""  # the module of the table's probes: "probes_t5"
+    BEFORE = ""  # the version before it, and the module of its probes
+    BEFORE_PROBES = ""
+    CHANGED = 4
+
+    def _probes(self, module):
+        from importlib import import_module
+        found = import_module(f"receipt_pair.facts.{module}")
+        return next(v for k, v in vars(found).items() if k.endswith("_PROBES"))
+
+    def test_the_table_before_decided_otherwise(self):
+        changed = [p for p in self._probes(self.PROBES)
+                   if _rule_of(decide(p.claim, list(p.turns), version=self.BEFORE)) !=
+                   (p.answer, p.rule)]
+        self.assertGreaterEqual(len(changed), self.CHANGED)
+
+    def test_the_table_before_is_kept(self):
+        for probe in self._probes(self.BEFORE_PROBES):
             with self.subTest(probe.name):
-                decision = decide(probe.claim, list(probe.turns), version="t4")
-                self.assertEqual((decision.answer, decision.rule) if decision else (None, None),
+                self.assertEqual(_rule_of(decide(probe.claim, list(probe.turns),
+                                                 version=self.BEFORE)),
                                  (probe.answer, probe.rule))
 
 
-class TableT6(unittest.TestCase):
-    """Table t6's readings, probed both ways in facts/probes_t6.py: t5 decides otherwise on
-    every probe that t6 decides anew, and t5's own probes still hold."""
+class TableT5(_LaterTable, unittest.TestCase):
+    """Table t5's readings, probed both ways in facts/probes_t5.py."""
 
-    def test_t5_decided_otherwise(self):
-        from receipt_pair.facts.probes_t6 import T6_PROBES
-        changed = [p for p in T6_PROBES
-                   if (lambda d: d and (d.answer, d.rule))(decide(p.claim, list(p.turns),
-                                                                  version="t5"))
-                   != ((p.answer, p.rule) if p.answer else None)]
-        self.assertGreaterEqual(len(changed), 4)
+    PROBES, BEFORE, BEFORE_PROBES = "probes_t5", "t4", "probes_t4"
 
-    def test_t5_is_kept(self):
-        from receipt_pair.facts.probes_t5 import T5_PROBES
-        for probe in T5_PROBES:
-            with self.subTest(probe.name):
-                decision = decide(probe.claim, list(probe.turns), version="t5")
-                self.assertEqual((decision.answer, decision.rule) if decision else (None, None),
-                                 (probe.answer, probe.rule))
+
+class TableT6(_LaterTable, unittest.TestCase):
+    """Table t6's readings, probed both ways in facts/probes_t6.py."""
+
+    PROBES, BEFORE, BEFORE_PROBES = "probes_t6", "t5", "probes_t5"
 
     def test_gradle_tasks_leave_out_options_and_their_values(self):
         self.assertEqual(reading_t6.gradle_tasks(["-p", "app", "clean", "--info",
                                                   ":app:testDebugUnitTest", "-x", "lint"]),
                          (["clean", ":app:testDebugUnitTest"], ["lint"]))
+
+
+
+class TableT7(_LaterTable, unittest.TestCase):
+    """Table t7's readings and rule, probed both ways in facts/probes_t7.py."""
+
+    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t7", "t6", "probes_t6", 5
+
+    def test_a_package_managers_options_name_the_part(self):
+        from receipt_pair.facts import shell
+        for command, part in (("pnpm --filter @app/worker test", ("@app/worker",)),
+                              ("pnpm -C packages/worker test", ("packages/worker",)),
+                              ("npm test --workspace=api", ("api",)),
+                              ("npm --prefix web test", ("web",)),
+                              ("yarn workspace web test", ("web",)),
+                              ("pnpm -r test", ()), ("pnpm test", ())):
+            with self.subTest(command):
+                step = shell.parse(command).runs[0]
+                run = reading_t7.runs_tests(step)
+                self.assertEqual((run.suite, run.part), ("script:test", part))
+        self.assertIsNone(reading_t7.runs_tests(shell.parse("pnpm --filter web build").runs[0]))
+
+    def test_another_languages_words_are_read_only_when_plain(self):
+        self.assertEqual(languages.in_english("Commit poussé sur main"),
+                         "Commit pushed to main")
+        self.assertEqual(languages.in_english("推送成功"), "pushed")
+        for claim in ("Le commit n'a pas été poussé", "未推送",
+                      "Не удалось "
+                      "запушить",
+                      "No se subió a GitHub", "the tests pass"):
+            with self.subTest(claim):
+                self.assertEqual(languages.in_english(claim), claim)
 
 
 if __name__ == "__main__":
