@@ -21,12 +21,12 @@ a pipeline's runner the status the line itself says is its own.
 
 import json
 import re
-import shlex
 from dataclasses import replace
 
 from . import shell
 from .endings import CUT_STATUSES
 from .events import (CUT, FAILED, INSTALL, LINT, MASKED, NOTHING, PASSED, TESTS, UNKNOWN)
+from .words import split_words
 from ..patterns import lazy
 
 
@@ -192,7 +192,7 @@ def _narrowing(read, step, event, exported):
 
 def _selects(addopts):
     try:
-        words = shlex.split(addopts or "")
+        words = split_words(addopts or "")
     except ValueError:
         words = (addopts or "").split()
     return any(w.split("=", 1)[0] in _SELECTS or re.match(r"^-[km]\S", w) for w in words)
@@ -323,7 +323,7 @@ def exports(steps):
 def raw_words(step):
     """A step's words as written, prefixes and assignments kept."""
     try:
-        words = shlex.split(step.text, posix=True)
+        words = split_words(step.text)
     except ValueError:
         words = step.text.split()
     while words and words[0] in ("{", "(", "!", "then", "do", "else", "if", "while", "time"):

@@ -16,10 +16,10 @@ every step passed. A step sent to the background with `&` has no status at all.
 
 import ast
 import re
-import shlex
 from dataclasses import dataclass
 from typing import Tuple
 
+from .words import split_words
 from .wrappers import _is_redirect, positional, resolve, strip_prefixes  # noqa: F401
 from ..patterns import lazy
 
@@ -267,7 +267,7 @@ def _read_heredocs(cmd, i, pending, pieces):
 
 def _split_words(text):
     try:
-        return shlex.split(text, comments=False, posix=True)
+        return split_words(text)
     except ValueError:  # an unclosed quote: plain words will do
         return text.split()
 
