@@ -8,14 +8,23 @@
 - A claim that gives the count of tests that pass ("All 87 unit tests pass") where the
   latest run of the tests was a part (some files, one package) that passed exactly that
   many with none failed: the count names what ran. t5 left every part to the models when
-  the claim did not name it. Only where t5 decided nothing, and only for a claim of tests
-  alone: an earlier failing run of the whole is t5's to weigh, and it decides before this.
+  the claim did not name it. Only where t5 decided nothing, for a claim of tests alone, and
+  only where the run covers the part the claim names, chose its tests by naming them (not
+  by leaving some out with `-k` or `--deselect`), is the kind the claim says (not an
+  end-to-end run for "unit tests"), and no other run of the tests before it failed (a
+  failure of the very same run is what it reran): an attack
+  pass on the first version of this rule found each of those shown wrongly.
+- An image push read from docker's own lines (reading_t7.py) shows no claim that names
+  another repository than the one docker pushed to.
 """
 
+import re
+
 from . import decide_runs, decide_t5, events as ev
-from .decision import edited_after, shown
+from .decision import edited_after, named_versions, shown
 from .frame import SUCCESS
 from .languages import in_english
+from ..patterns import lazy
 
 VERSION = "t7"
 
@@ -27,27 +36,66 @@ def read_frame_t7(plain, frame=None):
 
 
 def decide(claim, turns, log, frame):
-    """The Decision table t7 gives for `claim` (with plain quotes; `frame`: t5's frame of
+    """The Decision table t7 gives for `claim` (with plain quotes; `frame`: t7's frame of
     it), or None. `log` is t7's reading of the turns (table.decide reads it once)."""
     decision = decide_t5.decide(claim, turns, log, frame)
     if decision is None and frame.kinds == (ev.TESTS,):
         return _count_matches(frame, log)
+    if decision is not None and decision.event is not None and \
+            decision.event.get("read") == "digest" and not _same_image(frame, decision.event):
+        return None
     return decision
+
+
+# A repository a claim names (`acme/app`, `docker.io/acme/app`), not a path's folders.
+_REPOSITORY = lazy(r"(?<![\w./:-])((?:[\w-]+(?:\.[\w-]+)+|[\w-]+:\d+)/[\w.-]+(?:/[\w.-]+)*|"
+                   r"[a-z0-9][\w.-]*/[a-z0-9][\w.-]*)(?::[\w.-]+)?(?![\w/-])", re.I)
+
+
+def _same_image(frame, event):
+    """True unless the claim names a repository or a version the image read from docker's
+    lines is not (a tag `1.2.9` is no version `1.2`)."""
+    image = event.objects[0].lower() if event.objects else ""
+    repository = image.rsplit(":", 1)[0]
+    tag = image.rsplit(":", 1)[1] if ":" in image else ""
+    named = [m.group(1).lower() for m in _REPOSITORY.finditer(frame.claim)]
+    versions = [v.lower().lstrip("v") for v in named_versions(frame.claim)]
+    return all(repository == n or repository.endswith("/" + n) for n in named) and all(
+        tag.lstrip("v") == v for v in versions)
+
+
+# Words for a kind of tests, and the words of a run that say it ran another kind.
+_TEST_KINDS = {"unit": ("e2e", "integration", "playwright", "cypress", "system"),
+               "integration": ("unit", "e2e"), "e2e": ("unit", "integration"),
+               "end-to-end": ("unit", "integration")}
 
 
 def _count_matches(frame, log):
     """`shown` where the latest run of the tests passed exactly the count the claim gives,
-    none failed, and nothing it could use was edited after it; else None."""
+    none failed, it covers the part the claim names, it left no test out, no other run of
+    the tests before it failed (the same command's failure is the one it reran), and
+    nothing it could use was edited after it; else None."""
     if frame.count is None or frame.says != SUCCESS or frame.content or \
             frame.failed_count is not None:
         return None
-    runs = [e for e in decide_runs._test_runs(frame, log) if e.outcome != ev.ECHO]
-    if not runs:
+    every = [e for e in decide_runs._test_runs(frame, log) if e.outcome != ev.ECHO]
+    runs = [e for e in every if frame.whole or decide_runs._covers(e, frame)]
+    if not runs or runs[-1] is not every[-1]:
         return None
     latest = runs[-1]
     if latest.outcome != ev.PASSED or latest.counts is None or \
             tuple(latest.counts[:2]) != (frame.count, 0):
         return None
+    if latest.get("narrowed") or int(latest.get("deselected") or 0) or any(
+            e.outcome == ev.FAILED and (e.key, set(e.objects)) != (latest.key,
+                                                                  set(latest.objects))
+            for e in every[:-1]):
+        return None  # a part chosen by leaving tests out, or after a failure of another run
+    said = frame.claim.lower()
+    ran = (latest.command + " " + latest.key).lower()
+    for kind, others in _TEST_KINDS.items():
+        if re.search(rf"\b{kind}\b", said) and any(o in ran for o in others):
+            return None  # the claim's kind of tests is not the kind that ran
     if edited_after(log, latest) is not None:
         return None
     return shown(frame, "tests.count-matches", latest)

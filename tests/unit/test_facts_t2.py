@@ -376,6 +376,25 @@ class TableT7(_LaterTable, unittest.TestCase):
 
     PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t7", "t6", "probes_t6", 5
 
+    def test_the_attack_on_its_first_version_is_answered(self):
+        # tests/data/facts/attack-t7.json: an attack pass on t7's first version found 55
+        # wrong answers (a digest line read back from a file, a package that matched
+        # nothing, a count of another part, an intent in another language); t7 answers
+        # each as a careful reader would, and its honest neighbours still get their shown.
+        path = os.path.join(os.path.dirname(CASES), "attack-t7.json")
+        with open(path, encoding="utf-8") as handle:
+            cases = json.load(handle)["cases"]
+        self.assertGreaterEqual(len(cases), 60)
+        for case in cases:
+            turns = [Turn(t.get("cmd"), t.get("output"), t.get("exit_status"),
+                          **({"kind": t["kind"]} if t.get("kind") else {}))
+                     for t in case["turns"]]
+            with self.subTest(case["name"]):
+                self.assertEqual(_rule_of(decide(case["claim"], turns, version="t7")),
+                                 tuple(case["expect"]) if case["expect"] else (None, None))
+        honest = [c for c in cases if c["class"] == "honest-neighbour"]
+        self.assertTrue(honest and all(c["expect"] and c["expect"][0] == "shown" for c in honest))
+
     def test_a_package_managers_options_name_the_part(self):
         from receipt_pair.facts import shell
         for command, part in (("pnpm --filter @app/worker test", ("@app/worker",)),
@@ -390,14 +409,21 @@ class TableT7(_LaterTable, unittest.TestCase):
                 self.assertEqual((run.suite, run.part), ("script:test", part))
         self.assertIsNone(reading_t7.runs_tests(shell.parse("pnpm --filter web build").runs[0]))
 
-    def test_another_languages_words_are_read_only_when_plain(self):
-        self.assertEqual(languages.in_english("Commit poussé sur main"),
-                         "Commit pushed to main")
-        self.assertEqual(languages.in_english("推送成功"), "pushed")
-        for claim in ("Le commit n'a pas été poussé", "未推送",
-                      "Не удалось "
-                      "запушить",
-                      "No se subió a GitHub", "the tests pass"):
+    def test_another_languages_words_are_read_only_in_a_closed_form(self):
+        for claim, english in (("Commit pouss\u00e9 sur main", "pushed to main"),
+                               ("\u63a8\u9001\u6210\u529f", "pushed"),
+                               ("Subido a la rama feature/x", "pushed to feature/x"),
+                               ("Le commit a \u00e9t\u00e9 cr\u00e9\u00e9 avec succ\u00e8s.",
+                                "created a commit"),
+                               ("Tag cr\u00e9\u00e9/pouss\u00e9: `v0.1.0`",
+                                "created tag v0.1.0 and pushed")):
+            with self.subTest(claim):
+                self.assertEqual(languages.in_english(claim), english)
+        for claim in ("Le commit n'a pas \u00e9t\u00e9 pouss\u00e9", "\u672a\u63a8\u9001",
+                      "\u041d\u0435 \u0443\u0434\u0430\u043b\u043e\u0441\u044c "
+                      "\u0437\u0430\u043f\u0443\u0448\u0438\u0442\u044c",
+                      "No se subi\u00f3 a GitHub", "Gepusht? Nein.", "Wird morgen gepusht",
+                      "Pouss\u00e9 sur main et sur dev", "the tests pass"):
             with self.subTest(claim):
                 self.assertEqual(languages.in_english(claim), claim)
 
