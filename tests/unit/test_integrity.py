@@ -248,7 +248,7 @@ class NoTraceback(TempDirTest):
     def test_deeply_nested_json_in_a_tool_calls_command(self):
         # A log's command may hold anything: an edit tool's input nested past reason is an
         # edit whose files cannot be named, not a RecursionError out of the facts' reading.
-        nested = "edit_file " + '{"a":' * 100_000 + "1" + "}" * 100_000
+        nested = "edit_file " + '{"a":' * 20_000 + "1" + "}" * 20_000
         log = self.write("log.jsonl", json.dumps({"cmd": nested, "output": "ok",
                                                   "exit_status": 0}) + "\n")
         with users_reader():  # the facts decide first, as for a user
