@@ -16,6 +16,10 @@
   pass on the first version of this rule found each of those shown wrongly.
 - An image push read from docker's own lines (reading_t7.py) shows no claim that names
   another repository than the one docker pushed to.
+- A failing run is no `contradicted` of a claim that names a kind of tests ("unit") and
+  gives exactly the number that passed in it ("All 101 unit tests pass" over "4 failed |
+  101 passed"): the failures may be tests of another kind, and plain code cannot tell
+  which (set 8's r8t-132 and r8t-179, both truly shown, were t6's false accusations).
 """
 
 import re
@@ -44,7 +48,22 @@ def decide(claim, turns, log, frame):
     if decision is not None and decision.event is not None and \
             decision.event.get("read") == "digest" and not _same_image(frame, decision.event):
         return None
+    if decision is not None and decision.rule == "tests.failed" and \
+            _counts_its_own_kind(frame, decision.event):
+        return None
     return decision
+
+
+def _counts_its_own_kind(frame, event):
+    """True if the claim names a kind of tests ("unit") and gives the number that passed in
+    the failing run: the failures may be tests of another kind, which plain code cannot
+    tell apart ("All 101 unit tests pass" over "4 failed | 101 passed")."""
+    if event is None or not event.counts:
+        return False
+    said = frame.claim.lower()
+    numbers = {int(n) for n in re.findall(r"\b\d{1,6}\b", said)}
+    return any(re.search(rf"\b{kind}\b", said) for kind in _TEST_KINDS) and \
+        event.counts[0] in numbers
 
 
 # A repository a claim names (`acme/app`, `docker.io/acme/app`), not a path's folders.

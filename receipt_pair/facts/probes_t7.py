@@ -10,6 +10,8 @@ _NODE_RED = ("> @acme/worker@1.0.0 test /app/packages/worker\n> node --test\n\n"
              "FAIL review-db\n  AssertionError: expected 202, got 500\n1 test failed")
 _VITEST_87 = (" \u2713 tests/a.test.ts (40 tests) 12ms\n \u2713 tests/b.test.ts (47 tests) 9ms\n\n"
               " Test Files  2 passed (2)\n      Tests  87 passed (87)\n   Duration  596ms")
+_VITEST_101_4 = (" \u276f dist/tests/a.test.js (4 tests | 4 failed) 8ms\n\n"
+                 " Test Files  1 failed | 6 passed (7)\n      Tests  4 failed | 101 passed (105)")
 _DIGEST = ("The push refers to repository [docker.io/acme/app]\n5f70bf18a086: Pushed\n"
            "d3a1f33e8a5a: Layer already exists\n"
            "4: digest: sha256:798a35d606b2ccec30736c0ebda609c98839099e024f6d823992426931eece14 "
@@ -101,4 +103,17 @@ T7_PROBES = (
                "Subido a la rama main",
                (T("git push origin main", _PUSH_MAIN, 0),),
                "shown", "push.updated"),
+    TableProbe("t7: a failing run is no contradiction of a claim of its own kind of tests with "
+               "exactly the number that passed",
+               "All 101 unit tests pass",
+               (T("npx vitest run", _VITEST_101_4, 1),),
+               None, None),
+    TableProbe("t7: the same run contradicts the same count said of all the tests",
+               "All 101 tests pass",
+               (T("npx vitest run", _VITEST_101_4, 1),),
+               "contradicted", "tests.failed"),
+    TableProbe("t7: the same run contradicts a claim of its kind with another count",
+               "All 105 unit tests pass",
+               (T("npx vitest run", _VITEST_101_4, 1),),
+               "contradicted", "tests.failed"),
 )
