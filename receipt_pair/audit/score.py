@@ -130,7 +130,12 @@ def check_pins(items, items_sha256, header, rows):
 # and the facts with each other arm of the models in their place (the candidates a sealed
 # run chooses among).
 ANSWER = "answer"
-FACT_ARMS = ("facts", ANSWER) + tuple(f"F+{arm}" for arm in ARMS if arm != DEFAULT_RULE.upper())
+# And the facts with the default rule or model A in their place where only the facts may
+# contradict: a model's `contradicted` counts as `not shown` ("nc"), as the hook's
+# `--contradicted block-facts` holds only the facts' contradictions against an agent.
+NO_MODEL_CONTRADICTIONS = (DEFAULT_RULE.upper(), "A")
+FACT_ARMS = ("facts", ANSWER) + tuple(f"F+{arm}" for arm in ARMS if arm != DEFAULT_RULE.upper()) \
+    + tuple(f"F+{arm}nc" for arm in NO_MODEL_CONTRADICTIONS)
 
 
 def facts_arms(items, answers, facts):
@@ -143,6 +148,9 @@ def facts_arms(items, answers, facts):
     for arm in ARMS:
         if arm != DEFAULT_RULE.upper():
             out[f"F+{arm}"] = {i: a or answers[arm][i] for i, a in decided.items()}
+    for arm in NO_MODEL_CONTRADICTIONS:
+        out[f"F+{arm}nc"] = {i: a or (NOT_SHOWN if answers[arm][i] == CONTRADICTED else
+                                      answers[arm][i]) for i, a in decided.items()}
     return out
 
 

@@ -132,6 +132,8 @@ def render_score(result):
              ""]
     for arm in result["arms"]:
         title = _ARM_TITLES.get(arm) or (RULE_NAMES[arm.lower()] if arm in ARMS else
+                                         f"the facts, else {arm[2:-2]}; only the facts "
+                                         f"contradict" if arm.endswith("nc") else
                                          f"the facts, else {arm[2:]}")
         lines.append(title)
         for m in MEASURES:

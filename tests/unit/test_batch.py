@@ -200,7 +200,8 @@ class ScoreAndReplayOfABatch(TempDirTest):
         data = json.loads(text)
         self.assertEqual(data["items"], 4)
         self.assertEqual(set(data["arms"]), {"A", "B", "R1", "R2", "R3", "R4", "facts", "answer",
-                                             "F+A", "F+B", "F+R1", "F+R3", "F+R4"})
+                                             "F+A", "F+B", "F+R1", "F+R3", "F+R4",
+                                             "F+R2nc", "F+Anc"})
         for arm in data["arms"].values():
             self.assertEqual(set(arm), {"right", "false_shown", "true_shown_kept",
                                         "correct_not_shown", "false_contradicted",

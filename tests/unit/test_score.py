@@ -135,3 +135,33 @@ class HandWorked(TempDirTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OnlyTheFactsContradict(unittest.TestCase):
+    """The arms "F+R2nc" and "F+Anc": the facts where they decide, else the models, with a
+    model's `contradicted` read as `not shown` (only the facts contradict)."""
+
+    def test_a_models_contradiction_is_not_shown_and_the_facts_stand(self):
+        from receipt_pair.audit.score import facts_arms
+        items, _ = read_items_from(["s4", "c1", "s1"])
+        answers = {"R2": {"s4": "contradicted", "c1": "contradicted", "s1": "shown"},
+                   "A": {"s4": "contradicted", "c1": "contradicted", "s1": "shown"}}
+        for arm in ("R1", "R3", "R4", "B"):
+            answers[arm] = dict(answers["R2"])
+        facts = {"c1": {"answer": "contradicted"}}
+        arms = facts_arms(items, answers, facts)
+        for arm in ("F+R2nc", "F+Anc"):
+            with self.subTest(arm):
+                self.assertEqual(arms[arm], {"s4": "not shown", "c1": "contradicted",
+                                             "s1": "shown"})
+        self.assertEqual(arms["answer"]["s4"], "contradicted")
+
+
+def read_items_from(ids):
+    import os
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "items.jsonl")
+        with open(path, "w") as handle:
+            handle.write("".join(item_line(i, "t") + "\n" for i in ids))
+        return read_items(path)
