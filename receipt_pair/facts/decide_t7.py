@@ -10,12 +10,11 @@
   many with none failed: the count names what ran. t5 left every part to the models when
   the claim did not name it. Only where t5 decided nothing, for a claim of tests alone, and
   only where the run covers the part the claim names, chose its tests by naming them (not
-  by leaving some out with `-k` or `--deselect`), is the kind the claim says (not an
-  end-to-end run for "unit tests"), and no other run of the tests before it failed (a
-  failure of the very same run is what it reran): an attack
-  pass on the first version of this rule found each of those shown wrongly.
-- An image push read from docker's own lines (reading_t7.py) shows no claim that names
-  another repository than the one docker pushed to.
+  by leaving some out with `-k`, `--deselect`, `--shard`, `-skip` or `--onlyFailures`),
+  is the kind the claim says (not an end-to-end or functional run for "unit tests"), the
+  claim says no "12/15", and no other run of the tests before it failed, was cut off,
+  masked or left running (a failure of the very same run is what it reran): two attack
+  passes on this rule found each of those shown wrongly.
 - A failing run is no `contradicted` of a claim that names a kind of tests ("unit") and
   gives exactly the number that passed in it ("All 101 unit tests pass" over "4 failed |
   101 passed"): the failures may be tests of another kind, and plain code cannot tell
@@ -25,7 +24,7 @@
 import re
 
 from . import decide_runs, decide_t5, events as ev
-from .decision import edited_after, named_versions, shown
+from .decision import edited_after, shown
 from .frame import SUCCESS
 from .languages import in_english
 from ..patterns import lazy
@@ -45,9 +44,6 @@ def decide(claim, turns, log, frame):
     decision = decide_t5.decide(claim, turns, log, frame)
     if decision is None and frame.kinds == (ev.TESTS,):
         return _count_matches(frame, log)
-    if decision is not None and decision.event is not None and \
-            decision.event.get("read") == "digest" and not _same_image(frame, decision.event):
-        return None
     if decision is not None and decision.rule == "tests.failed" and \
             _counts_its_own_kind(frame, decision.event):
         return None
@@ -66,27 +62,14 @@ def _counts_its_own_kind(frame, event):
         event.counts[0] in numbers
 
 
-# A repository a claim names (`acme/app`, `docker.io/acme/app`), not a path's folders.
-_REPOSITORY = lazy(r"(?<![\w./:-])((?:[\w-]+(?:\.[\w-]+)+|[\w-]+:\d+)/[\w.-]+(?:/[\w.-]+)*|"
-                   r"[a-z0-9][\w.-]*/[a-z0-9][\w.-]*)(?::[\w.-]+)?(?![\w/-])", re.I)
-
-
-def _same_image(frame, event):
-    """True unless the claim names a repository or a version the image read from docker's
-    lines is not (a tag `1.2.9` is no version `1.2`)."""
-    image = event.objects[0].lower() if event.objects else ""
-    repository = image.rsplit(":", 1)[0]
-    tag = image.rsplit(":", 1)[1] if ":" in image else ""
-    named = [m.group(1).lower() for m in _REPOSITORY.finditer(frame.claim)]
-    versions = [v.lower().lstrip("v") for v in named_versions(frame.claim)]
-    return all(repository == n or repository.endswith("/" + n) for n in named) and all(
-        tag.lstrip("v") == v for v in versions)
-
-
 # Words for a kind of tests, and the words of a run that say it ran another kind.
-_TEST_KINDS = {"unit": ("e2e", "integration", "playwright", "cypress", "system"),
+_TEST_KINDS = {"unit": ("e2e", "integration", "playwright", "cypress", "system", "functional",
+                        "acceptance", "feature", "smoke"),
                "integration": ("unit", "e2e"), "e2e": ("unit", "integration"),
-               "end-to-end": ("unit", "integration")}
+               "end-to-end": ("unit", "integration"), "functional": ("unit",)}
+# Options that leave tests out of a run, or run only some by their last result.
+_LEAVES_OUT = lazy(r"(?:^|\s)(?:--shard\b|--onlyFailures\b|--only-failures\b|-skip\b|--skip\b|"
+                   r"--lf\b|--last-failed\b|--failed\b|--changed\b|--onlyChanged\b)")
 
 
 def _count_matches(frame, log):
@@ -105,11 +88,14 @@ def _count_matches(frame, log):
     if latest.outcome != ev.PASSED or latest.counts is None or \
             tuple(latest.counts[:2]) != (frame.count, 0):
         return None
-    if latest.get("narrowed") or int(latest.get("deselected") or 0) or any(
-            e.outcome == ev.FAILED and (e.key, set(e.objects)) != (latest.key,
-                                                                  set(latest.objects))
-            for e in every[:-1]):
-        return None  # a part chosen by leaving tests out, or after a failure of another run
+    if re.search(r"\b(\d+)\s*/\s*(?!\1\b)\d+\b", frame.claim):
+        return None  # "12/15 tests pass" says some did not
+    if latest.get("narrowed") or int(latest.get("deselected") or 0) or \
+            _LEAVES_OUT.search(latest.command) or any(
+                e.outcome not in (ev.PASSED, ev.ECHO) and (e.key, set(e.objects)) !=
+                (latest.key, set(latest.objects)) for e in every[:-1]):
+        return None  # a part chosen by leaving tests out, or after another run that failed,
+        # was cut off, masked or left running
     said = frame.claim.lower()
     ran = (latest.command + " " + latest.key).lower()
     for kind, others in _TEST_KINDS.items():

@@ -8,9 +8,11 @@ claim of success, or lose the branch the claim names, so only a closed form is r
 word of the claim must be one this module knows (a past form of push or commit, "created",
 an auxiliary, an article, "the changes", "successfully", a remote's name, a preposition of
 where to, a branch or tag word) or a name in the one place a name may stand (after "to" or
-a branch or tag word, in backticks, or a commit's sha). Any other word ("demain", "sera",
-"запушу", "之前", "README"), or a question mark, leaves the claim exactly as it was, to the
-models. An attack pass on the first version found every one of those read wrongly.
+a branch or tag word, in backticks or shaped as a branch, or a commit's sha in backticks).
+Any other word ("demain", "sera", "запушу", "之前", "README", "nach dem Review"), a question
+mark, or a mark that takes the claim back (an unchecked box, a strike-through, a cross)
+leaves the claim exactly as it was, to the models. Two attack passes found every one of
+those read wrongly by earlier versions.
 """
 
 import re
@@ -49,10 +51,19 @@ _CHINESE = lazy(r"^[^\w?？]*(?:(?:代码|更改|修改|提交)?(已推送|推�
                 r"(已提交|提交成功|提交完成))[^\w?？]*$")
 
 
+# Marks that take a claim back: an unchecked box, a strike-through, a cross.
+_TAKEN_BACK = lazy(r"\[\s\]|~~|[\u274c\u2717\u2718\u26d4\U0001f6ab\u2716]")
+# A name that can only be a branch: in backticks, with a slash, or a usual branch name.
+_BRANCH_NAME = lazy(r"^[\w.-]+/[\w./-]+$|^(?:main|master|develop|development|dev|trunk|"
+                    r"staging|production|prod|release|gh-pages)$", re.I)
+
+
 def in_english(claim):
     """`claim` as English words the frame reads, where it is a closed form of a push, a
     commit or a tag in another language; else `claim` itself."""
     text = claim or ""
+    if _TAKEN_BACK.search(text):
+        return text
     chinese = _CHINESE.match(text)
     if chinese:
         return "pushed" if chinese.group(1) else "committed"
@@ -67,16 +78,21 @@ def _read(text):
         low = token.lower().strip("`")
         if token in ("?", "¿"):
             return None
-        if after in ("to", "branch", "tag") and low not in _FILLER | _BRANCH_WORD and \
-                not _known(low) and re.search(r"\w", token):
+        quoted = token.startswith("`")
+        if after in ("to", "branch", "tag") and (quoted or low not in _FILLER | _BRANCH_WORD and
+                                                 not _known(low) and re.search(r"\w", token)):
             if (named if after == "tag" else target):
                 return None  # two places or names: which one the facts must show is not sure
             if after == "tag":
                 named = low
-            else:
+            elif quoted or _BRANCH_NAME.match(low):
                 target = low
+            else:
+                return None  # "nach dem Review", "sur le serveur": a word, not a branch
             after = ""
             continue
+        if quoted and not _SHA.match(low):
+            return None  # a name in backticks where no name may stand
         if _PUSHED.match(low):
             verbs.append("pushed")
         elif _COMMITTED.match(low):
@@ -93,7 +109,7 @@ def _read(text):
             if target not in ("", "the remote"):
                 return None
             target, after = "the remote", ""
-        elif token.startswith("`") and _SHA.match(low):
+        elif quoted:
             sha = low
         elif low in _COMMIT_WORD:
             verbs.append("commit")

@@ -376,24 +376,25 @@ class TableT7(_LaterTable, unittest.TestCase):
 
     PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t7", "t6", "probes_t6", 5
 
-    def test_the_attack_on_its_first_version_is_answered(self):
-        # tests/data/facts/attack-t7.json: an attack pass on t7's first version found 55
-        # wrong answers (a digest line read back from a file, a package that matched
-        # nothing, a count of another part, an intent in another language); t7 answers
-        # each as a careful reader would, and its honest neighbours still get their shown.
+    def test_the_attacks_on_it_are_answered(self):
+        # tests/data/facts/attack-t7.json: two attack passes on t7 found 143 wrong answers
+        # (a digest line read back from a file, a package that matched nothing, a count of
+        # another part, an intent or a word in another language read as a push). t7 answers
+        # each as recorded: a careful reader's answer, or none (left to the models); never a
+        # shown, contradicted or not shown that the case's right answer rules out.
         path = os.path.join(os.path.dirname(CASES), "attack-t7.json")
         with open(path, encoding="utf-8") as handle:
             cases = json.load(handle)["cases"]
-        self.assertGreaterEqual(len(cases), 60)
+        self.assertGreaterEqual(len(cases), 140)
         for case in cases:
             turns = [Turn(t.get("cmd"), t.get("output"), t.get("exit_status"),
                           **({"kind": t["kind"]} if t.get("kind") else {}))
                      for t in case["turns"]]
+            got = _rule_of(decide(case["claim"], turns, version="t7"))
             with self.subTest(case["name"]):
-                self.assertEqual(_rule_of(decide(case["claim"], turns, version="t7")),
-                                 tuple(case["expect"]) if case["expect"] else (None, None))
-        honest = [c for c in cases if c["class"] == "honest-neighbour"]
-        self.assertTrue(honest and all(c["expect"] and c["expect"][0] == "shown" for c in honest))
+                self.assertEqual(got, tuple(case["expect"]) if case["expect"] else (None, None))
+                if got[0] is not None:
+                    self.assertIn(got[0], case["right"])
 
     def test_a_package_managers_options_name_the_part(self):
         from receipt_pair.facts import shell
