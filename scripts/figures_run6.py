@@ -23,6 +23,10 @@ ARM_WORDS = {"answer": "the facts first, then the pair under R2, where shown nee
              "F+R1": "the facts first, then the pair under R1",
              "F+B": "the facts first, then model B alone",
              "F+R2": "the facts first, then the pair under R2, where shown needs both",
+             "F+R2nc": "the facts first, then the pair under R2, where only the facts "
+                       "contradict (a model's contradicted is not shown)",
+             "F+Anc": "the facts first, then model A alone, where only the facts contradict "
+                      "(its contradicted is not shown)",
              "facts": "the facts alone, not shown where they do not decide"}
 
 # Issue 31's targets for the default answer: (measure, at least / at most, rate).
