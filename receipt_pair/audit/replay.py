@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequenc
 
 from ..answers import CALL_FAILED, NOT_SHOWN, failed_call
 from ..check.quote import parse_reply
-from ..check.rules import RULES, combine
+from ..check.rules import CONTRADICTIONS, DEFAULT_CONTRADICTIONS, RULES, combine
 from ..pair.claim import FACTS
 from ..errors import InputError, UsageError
 from ..readers import get_reader, unpack_replies
@@ -261,6 +261,8 @@ def _receipt_shape(receipt):
     checks = (
         (isinstance(receipt.get("claim"), str), "the receipt's claim must be text"),
         (receipt.get("rule") in RULES, f"the receipt's rule must be one of {', '.join(RULES)}"),
+        (receipt.get("contradictions", DEFAULT_CONTRADICTIONS) in CONTRADICTIONS,
+         f"the receipt's contradictions must be one of {', '.join(CONTRADICTIONS)}"),
         (isinstance(receipt.get("max_turns"), int) and not isinstance(receipt.get("max_turns"), bool)
          and receipt.get("max_turns", 0) >= 1, "the receipt's max_turns must be a count"),
         (isinstance(receipt.get("reader"), dict), "the receipt must name its reader"),
@@ -368,7 +370,8 @@ def replay_receipt(receipt: Dict[str, Any], log_turns: Optional[Sequence["Turn"]
         asked = Asked(reader, shown, receipt["claim"], model, entry.get("extra") or {})
         checked[arm] = recheck(asked, recorded, f"model {arm}", differences,
                                checked.get("A") if arm == "B" else None)
-    pair = combine(checked["A"], checked["B"], receipt["rule"])
+    pair = combine(checked["A"], checked["B"], receipt["rule"],
+                   receipt.get("contradictions", DEFAULT_CONTRADICTIONS))
     if pair.answer != receipt.get("answer"):
         differences.append(f"answer recorded {receipt.get('answer')!r}, "
                            f"the replies give {pair.answer!r}")

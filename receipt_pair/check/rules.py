@@ -27,6 +27,11 @@ TABLE = {
 }
 RULES = ("r1", "r2", "r3", "r4")
 DEFAULT_RULE = "r2"
+# Who may say `contradicted`: "any" (a model's checked answer, or the facts) or "facts"
+# (plain code only: a pair's `contradicted` counts as `not shown`, as the hook's
+# `--contradicted block-facts` holds only the facts' contradictions against an agent).
+CONTRADICTIONS = ("any", "facts")
+DEFAULT_CONTRADICTIONS = "any"
 RULE_NAMES = {
     "r1": "R1: one model's answer stands when the other abstains",
     "r2": "R2: shown needs both",
@@ -59,9 +64,13 @@ def combine_answers(a, b, rule=DEFAULT_RULE):
     return TABLE[(a, b)][RULES.index(rule)]
 
 
-def combine(a, b, rule=DEFAULT_RULE):
-    """Combine two CheckedAnswer objects; the deciding quotes come with the answer."""
+def combine(a, b, rule=DEFAULT_RULE, contradictions=DEFAULT_CONTRADICTIONS):
+    """Combine two CheckedAnswer objects; the deciding quotes come with the answer. Where
+    only the facts may contradict (`contradictions` "facts"), the pair's `contradicted` is
+    `not shown`."""
     answer = combine_answers(a.answer, b.answer, rule)
+    if contradictions == "facts" and answer == CONTRADICTED:
+        answer = NOT_SHOWN
     quotes = tuple(
         Quote(arm, checked.turn, checked.quote)
         for arm, checked in (("A", a), ("B", b))

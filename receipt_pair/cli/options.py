@@ -8,7 +8,7 @@ import sys
 
 from .. import errors
 from ..check.render import DEFAULT_MAX_TURNS
-from ..check.rules import DEFAULT_RULE, RULES
+from ..check.rules import CONTRADICTIONS, DEFAULT_CONTRADICTIONS, DEFAULT_RULE, RULES
 from ..logs import FORMATS as LOG_FORMATS, log_notes, read_log
 from ..pair.settings import Settings
 from ..readers import DEFAULT_READER, ENV_READER, READERS, usable_readers
@@ -118,6 +118,10 @@ def add_model_options(parser, rules=RULES, retired=False):
     if rules:
         parser.add_argument("--rule", choices=rules, default=None,
                             help=f"pair rule (default: {DEFAULT_RULE})")
+        parser.add_argument("--contradictions", choices=CONTRADICTIONS, default=None,
+                            help=f"who may say contradicted: any (the models too) or facts "
+                                 f"(plain code only; a model's contradicted is not shown) "
+                                 f"(default: {DEFAULT_CONTRADICTIONS})")
     parser.add_argument("--model-a", default=None,
                         help=f"model A's id (default: ${ENV_MODEL_A} or {DEFAULT_MODEL_A})")
     parser.add_argument("--model-b", default=None,
@@ -155,8 +159,8 @@ def print_flush(line, stream=None):
 
 
 # The options of Settings a command may have, by the name argparse gives each.
-_SETTINGS = ("model_a", "model_b", "extra_a", "extra_b", "reader", "rule", "max_turns",
-             "base_url", "timeout", "allow_remote", "allow_retired")
+_SETTINGS = ("model_a", "model_b", "extra_a", "extra_b", "reader", "rule", "contradictions",
+             "max_turns", "base_url", "timeout", "allow_remote", "allow_retired")
 
 
 def settings_from(args):

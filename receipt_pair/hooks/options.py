@@ -70,7 +70,8 @@ class HookOptions:
 # (a server or a reader set by environment variable here may not be set where the agent
 # runs): each one that is set and differs from its default.
 _CARRIED = (("--base-url", "base_url"), ("--model-a", "model_a"), ("--model-b", "model_b"),
-            ("--rule", "rule"), ("--reader", "reader"), ("--max-turns", "max_turns"),
+            ("--rule", "rule"), ("--contradictions", "contradictions"), ("--reader", "reader"),
+            ("--max-turns", "max_turns"),
             ("--timeout", "timeout"), ("--not-shown", "not_shown"),
             ("--contradicted", "contradicted"),
             ("--max-blocks", "max_blocks"), ("--block-with", "block_with"),

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Union, ca
 
 from ..answers import NOT_SHOWN
 from ..check.render import Shown
-from ..check.rules import Quote, combine
+from ..check.rules import DEFAULT_CONTRADICTIONS, Quote, combine
 from ..errors import InputError, ModelCallFailed, ServerError, ServerUnreachable, UsageError
 from ..facts import reading as facts_reading, table as facts_table
 from ..facts.decision import Decision
@@ -67,6 +67,8 @@ class ClaimResult:
             "answer": self.answer,
             "decided_by": self.decided_by,
             "rule": self.rule,
+            **({"contradictions": self.settings.contradictions}
+               if self.settings.contradictions != DEFAULT_CONTRADICTIONS else {}),
             "claim": self.claim,
             "reader": self.reader.version,
             "quotes": [q.to_dict() for q in self.quotes],
@@ -117,7 +119,8 @@ def decide_by_facts(claim, turns, settings, events=None):
 
 def combine_models(claim, shown, answers, settings):
     """The ClaimResult of two ModelAnswers; a failed model cannot vouch for anything."""
-    pair = combine(answers[0].checked, answers[1].checked, settings.rule)
+    pair = combine(answers[0].checked, answers[1].checked, settings.rule,
+                   settings.contradictions)
     return ClaimResult(claim=claim, answer=pair.answer, quotes=pair.quotes, models=answers,
                        shown=shown, settings=settings)
 

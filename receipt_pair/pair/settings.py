@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple, Union
 
 from .. import readers
 from ..check.render import DEFAULT_MAX_TURNS
-from ..check.rules import DEFAULT_RULE, RULES
+from ..check.rules import CONTRADICTIONS, DEFAULT_CONTRADICTIONS, DEFAULT_RULE, RULES
 from ..errors import UsageError
 from ..server.defaults import (DEFAULT_BASE_URL, DEFAULT_MODEL_A, DEFAULT_MODEL_B,
                                DEFAULT_TIMEOUT, ENV_BASE_URL, ENV_MODEL_A, ENV_MODEL_B,
@@ -49,6 +49,8 @@ class Settings:
     # A reader version or a Reader (None: the default reader); checked() makes it the Reader.
     reader: Union[str, readers.Reader, None] = None
     rule: str = DEFAULT_RULE
+    # Who may say `contradicted`: "any" (the models too) or "facts" (plain code only).
+    contradictions: str = DEFAULT_CONTRADICTIONS
     max_turns: int = DEFAULT_MAX_TURNS
     base_url: str = DEFAULT_BASE_URL
     timeout: float = DEFAULT_TIMEOUT
@@ -83,6 +85,9 @@ class Settings:
         allow_retired; a Reader given is kept as given, once its version is known)."""
         if self.rule not in RULES:
             raise UsageError(f"unknown rule {self.rule!r}; known: {', '.join(RULES)}")
+        if self.contradictions not in CONTRADICTIONS:
+            raise UsageError(f"contradictions must be one of {', '.join(CONTRADICTIONS)}, "
+                             f"not {str(self.contradictions)[:40]!r}")
         given = self.reader
         version = given.version if isinstance(given, readers.Reader) else given
         reader = readers.get_reader(version, replay=self.allow_retired)

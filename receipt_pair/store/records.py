@@ -214,6 +214,9 @@ def build_receipt(result, log, settings, made_by="check", blocks=None):
         "reader": {"version": result.reader.version, "fingerprint": result.reader.fingerprint,
                    **result.reader.versions},
         "rule": result.rule,
+        # Who may say contradicted, where not the default ("any"): "facts" (plain code only).
+        **({"contradictions": result.settings.contradictions}
+           if result.settings.contradictions != "any" else {}),
         "settings": settings,
         "models": [m.to_dict() for m in result.models],
         "answer": result.answer,

@@ -12,7 +12,7 @@ from receipt_pair.pair.claim import check_claim
 from receipt_pair.server.client import Client
 
 from tests.fakeserver import FakeServer, Reply, answer, chat_response
-from tests.helpers import EXAMPLES, TempDirTest, closed_port, run_cli
+from tests.helpers import EXAMPLES, TempDirTest, closed_port, run_cli, users_reader
 
 LOG = os.path.join(EXAMPLES, "push-ok.json")
 CLAIM = "I pushed the parser fix to fix/parser"
@@ -130,6 +130,61 @@ class CheckCommand(TempDirTest):
         status, out, _ = run_cli("replay", "--receipt", receipt, "--log", other)
         self.assertEqual(status, 1)
         self.assertIn("not the one this receipt was made from", out)
+
+
+class OnlyTheFactsContradict(TempDirTest):
+    """`--contradictions facts`: a contradiction the models found is `not shown` (only plain
+    code may contradict, as the hook's `--contradicted block-facts` holds); one the facts
+    settle stands; the receipt records the setting and replays by it."""
+
+    MAILER = [{"cmd": "./send_invoice.sh 42", "output": "error: mailbox unavailable (550)",
+               "exit_status": 1}]
+    SAID = answer("contradicted", "T1", "error: mailbox unavailable (550)", "it bounced")
+
+    def test_a_models_contradiction_is_not_shown_and_replays(self):
+        log = self.write("mail.json", json.dumps(self.MAILER))
+        receipt = self.path("receipt.json")
+        with FakeServer() as fake:
+            fake.script("qa", self.SAID, self.SAID)
+            fake.script("qb", self.SAID, self.SAID)
+            _, out, _ = cli(fake, "check", "--claim", "I sent invoice 42", "--log", log,
+                            "--json")
+            self.assertEqual(json.loads(out)["answer"], "contradicted")
+            status, out, err = cli(fake, "check", "--claim", "I sent invoice 42", "--log", log,
+                                   "--contradictions", "facts", "--json", "--save", receipt)
+        self.assertEqual(status, 0, err)
+        data = json.loads(out)
+        self.assertEqual((data["answer"], data["decided_by"], data["contradictions"]),
+                         ("not shown", "models", "facts"))
+        self.assertEqual([m["answer"] for m in data["models"]], ["contradicted"] * 2)
+        status, out, _ = run_cli("replay", "--receipt", receipt, "--log", log)
+        self.assertEqual(status, 0, out)
+        with open(receipt) as handle:
+            saved = json.load(handle)
+        self.assertEqual(saved["contradictions"], "facts")
+        saved["contradictions"] = "any"
+        status, out, _ = run_cli("replay", "--receipt", self.write("t.json", json.dumps(saved)))
+        self.assertEqual(status, 1)
+        self.assertIn("answer recorded 'not shown', the replies give 'contradicted'", out)
+
+    def test_a_contradiction_the_facts_settle_stands(self):
+        with users_reader():  # the facts decide first, as for a user
+            status, out, err = run_cli("check", "--claim", "I pushed main to origin", "--log",
+                                       os.path.join(EXAMPLES, "push-rejected.json"),
+                                       "--contradictions", "facts", "--json",
+                                       "--base-url", f"http://127.0.0.1:{closed_port()}/v1")
+        self.assertEqual(status, 0, err)
+        self.assertEqual((json.loads(out)["answer"], json.loads(out)["decided_by"]),
+                         ("contradicted", "facts"))
+
+    def test_an_unknown_value_is_refused(self):
+        status, _, err = run_cli("check", "--claim", "c", "--log", LOG,
+                                 "--contradictions", "models")
+        self.assertEqual(status, 2)
+        self.assertIn("--contradictions", err)
+        from receipt_pair.errors import UsageError
+        with self.assertRaises(UsageError):
+            Settings(contradictions="some").checked()
 
 
 class Concurrency(unittest.TestCase):

@@ -642,6 +642,10 @@ class ContradictedPolicy(HookTest):
         options = dataclasses.replace(HookOptions("claude-code"), contradicted="block-facts")
         self.assertIn("--contradicted block-facts", hook_command(options))
         self.assertNotIn("--contradicted", hook_command(HookOptions("claude-code")))
+        only_facts = dataclasses.replace(HookOptions("claude-code"), settings=Settings(
+            contradictions="facts"))
+        self.assertIn("--contradictions facts", hook_command(only_facts))
+        self.assertNotIn("--contradictions", hook_command(HookOptions("claude-code")))
 
 
 def decisions(outs):
