@@ -16,7 +16,7 @@ from ..check.rules import RULES, TABLE, combine, combine_answers
 from ..facts.probes import TABLE_PROBES
 from ..facts.table import decide
 
-SHOWN, NOT_SHOWN = an.SHOWN, an.NOT_SHOWN
+SHOWN, NOT_SHOWN, CONTRADICTED = an.SHOWN, an.NOT_SHOWN, an.CONTRADICTED
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,14 @@ def _probe_rules():
                           [q.quote for q in pair.quotes] == ["q-a"], str(pair.quotes)))
     pair = combine(a, b, "r2")
     results.append(Result("r2 lists no quote for not shown", pair.quotes == (), str(pair.quotes)))
+    # Where only the facts may contradict, the pair's contradicted is not shown, and its
+    # shown stays shown.
+    c = an.CheckedAnswer("contradicted", "T1", "q-c", "", CONTRADICTED, an.OK)
+    for one, other, want in ((c, c, NOT_SHOWN), (a, a, SHOWN)):
+        pair = combine(one, other, "r2", "facts")
+        results.append(Result(f"contradictions facts: A {one.answer} + B {other.answer} -> "
+                              f"{want}", (pair.answer, bool(pair.quotes)) == (
+                                  want, want != NOT_SHOWN), pair.answer))
     return results
 
 
