@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 from ..errors import MismatchError
 from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN
-from ..check.rules import DEFAULT_RULE, RULES, combine_answers
+from ..check.rules import DEFAULT_RULE, RULES, combine_answers, held
 
 if TYPE_CHECKING:  # names for annotations alone: nothing more is loaded
     from ..logs.items import Item
@@ -149,8 +149,8 @@ def facts_arms(items, answers, facts):
         if arm != DEFAULT_RULE.upper():
             out[f"F+{arm}"] = {i: a or answers[arm][i] for i, a in decided.items()}
     for arm in NO_MODEL_CONTRADICTIONS:
-        out[f"F+{arm}nc"] = {i: a or (NOT_SHOWN if answers[arm][i] == CONTRADICTED else
-                                      answers[arm][i]) for i, a in decided.items()}
+        out[f"F+{arm}nc"] = {i: a or held(answers[arm][i], "facts")
+                             for i, a in decided.items()}
     return out
 
 

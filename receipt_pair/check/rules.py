@@ -64,13 +64,17 @@ def combine_answers(a, b, rule=DEFAULT_RULE):
     return TABLE[(a, b)][RULES.index(rule)]
 
 
+def held(answer, contradictions=DEFAULT_CONTRADICTIONS):
+    """A models' answer as it stands where `contradictions` says who may contradict: under
+    "facts" their `contradicted` is `not shown`; any other answer is kept."""
+    return NOT_SHOWN if contradictions == "facts" and answer == CONTRADICTED else answer
+
+
 def combine(a, b, rule=DEFAULT_RULE, contradictions=DEFAULT_CONTRADICTIONS):
     """Combine two CheckedAnswer objects; the deciding quotes come with the answer. Where
     only the facts may contradict (`contradictions` "facts"), the pair's `contradicted` is
     `not shown`."""
-    answer = combine_answers(a.answer, b.answer, rule)
-    if contradictions == "facts" and answer == CONTRADICTED:
-        answer = NOT_SHOWN
+    answer = held(combine_answers(a.answer, b.answer, rule), contradictions)
     quotes = tuple(
         Quote(arm, checked.turn, checked.quote)
         for arm, checked in (("A", a), ("B", b))

@@ -195,6 +195,7 @@ def build_receipt(result, log, settings, made_by="check", blocks=None):
     unknown = set(blocks or {}) - set(BLOCKS)
     if unknown:
         raise ValueError(f"a receipt holds no {sorted(unknown)[0]!r} block")
+    said = result.to_dict()  # the answer's one serialisation: its facts, its contradictions
     receipt = {
         "schema": RECEIPT_SCHEMA,
         "package_version": __version__,
@@ -214,16 +215,15 @@ def build_receipt(result, log, settings, made_by="check", blocks=None):
         "reader": {"version": result.reader.version, "fingerprint": result.reader.fingerprint,
                    **result.reader.versions},
         "rule": result.rule,
-        # Who may say contradicted, where not the default ("any"): "facts" (plain code only).
-        **({"contradictions": result.settings.contradictions}
-           if result.settings.contradictions != "any" else {}),
+        # Who may say contradicted, where not the default: "facts" (plain code only).
+        **{k: v for k, v in said.items() if k == "contradictions"},
         "settings": settings,
         "models": [m.to_dict() for m in result.models],
         "answer": result.answer,
         # Who decided: plain code from the facts of the log (no model asked), or the models;
         # and what the facts' table said (None: the settings asked the models alone).
         "decided_by": result.decided_by,
-        "facts": result.to_dict()["facts"],
+        "facts": said["facts"],
         "quotes": [q.to_dict() for q in result.quotes],
         # The deterministic first reading: a recorded non-zero exit status is a failure line.
         "recorded_failures": [{"turn": t.id, "exit_status": t.exit_status}
