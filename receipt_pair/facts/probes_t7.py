@@ -114,4 +114,14 @@ T7_PROBES = (
                "All 105 unit tests pass",
                (T("npx vitest run", _VITEST_101_4, 1),),
                "contradicted", "tests.failed"),
+    TableProbe("t7: a runner's summary echoed through a filtered pnpm exec is an echo (t6 and "
+               "t7's first versions showed the claim by it)",
+               "the web tests pass",
+               (T('pnpm --filter web exec echo "Tests  5 passed (5)"', " Tests  5 passed (5)",
+                  0),),
+               "not shown", "tests.echoed"),
+    TableProbe("t7: the same filtered pnpm exec running the runner shows the claim",
+               "the web tests pass",
+               (T("pnpm --filter web exec vitest run", " Tests  5 passed (5)", 0),),
+               "shown", "tests.passed"),
 )

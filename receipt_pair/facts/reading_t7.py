@@ -17,10 +17,11 @@
 """
 
 import re
+import shlex
 from dataclasses import dataclass, replace
 
-from . import reading_t4, reading_t6
-from .events import FAILED, NOTHING, TESTS, UNKNOWN
+from . import reading_t4, reading_t6, shell
+from .events import ECHO, FAILED, NOTHING, TESTS, UNKNOWN
 from ..patterns import lazy
 
 # Options of npm, pnpm, yarn and bun that choose the package or folder a script runs in,
@@ -82,11 +83,25 @@ _NO_SUCH = lazy(r"No projects matched the filters|Missing script|ERR_PNPM_NO_IMP
                 r"No packages matched|ENOENT|no test specified|No test files found", re.I)
 
 
+def _run_through(step):
+    """The step a package manager runs through `exec`/`dlx` after its package options
+    (`pnpm --filter web exec echo ...`), or None. The shell's reading looks through
+    `pnpm exec` only where it comes first."""
+    args, named = selection(step)
+    if not named or len(args) < 2 or args[0] not in ("exec", "dlx", "x"):
+        return None
+    runs = shell.parse(shlex.join(args[1:])).runs
+    return runs[0] if runs else None
+
+
 def _read_tests(read, taken):
     """t4's test runs of a turn by t7's reading of a step, a run that chose a package marked
     so (read_events weighs it), and marked too where its package manager said the package
-    or script is not there."""
+    or script is not there. A summary only echoed through the package manager is an echo."""
     for step, event in reading_t4.read_tests(read, taken, runs_tests):
+        inner = _run_through(step) if step is not None else None
+        if inner is not None and inner.echoes:
+            event = replace(event, outcome=ECHO)
         if step is not None and selection(step)[1]:
             missing = any(_NO_SUCH.search(line) for line in read.lines)
             event = replace(event, detail=event.detail + (("selected", "missing" if missing
