@@ -134,7 +134,7 @@ class _QuickServer(ThreadingHTTPServer):
 
 
 class FakeServer:
-    def __init__(self, kind="openai", max_models=1, slots=1):
+    def __init__(self, kind="llama-server", max_models=1, slots=1):
         if kind not in KINDS:
             raise ValueError(kind)
         self.kind = kind
