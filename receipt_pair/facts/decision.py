@@ -120,8 +120,10 @@ RULES_T7 = dict(RULES_T6, **{
                            "count the claim gives, none failed, and nothing it could use was "
                            "edited after it",
 })
+# Table t8 (facts/decide_t8.py): t7's rules on t8's reading (reading_t8.py), no new rule.
+RULES_T8 = dict(RULES_T7)
 TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4,
-               "t5": RULES_T5, "t6": RULES_T6, "t7": RULES_T7}
+               "t5": RULES_T5, "t6": RULES_T6, "t7": RULES_T7, "t8": RULES_T8}
 @dataclass(frozen=True)
 class Decision:
     """What the facts decided of a claim, and by which rule."""

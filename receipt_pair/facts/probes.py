@@ -10,6 +10,7 @@ from .probes_t4 import T4_PROBES
 from .probes_t5 import T5_PROBES
 from .probes_t6 import T6_PROBES
 from .probes_t7 import T7_PROBES
+from .probes_t8 import T8_PROBES
 
 PYTEST_OK = ('============================= test session starts =============================='
              '\ncollected 12 items\n\ntests/test_api.py ............                             '
@@ -416,4 +417,4 @@ T3_PROBES = (
                   1),), "contradicted", "tests.failed"),
 )
 # Every probe, run by the self-test against the current table (t6).
-TABLE_PROBES = T1_PROBES + T2_PROBES + T3_PROBES + T4_PROBES + T5_PROBES + T6_PROBES + T7_PROBES
+TABLE_PROBES = T1_PROBES + T2_PROBES + T3_PROBES + T4_PROBES + T5_PROBES + T6_PROBES + T7_PROBES + T8_PROBES

@@ -109,7 +109,7 @@ def _read_tests(read, taken):
         yield step, event
 
 
-def _unsure(event):
+def unsure(event):
     """A run that chose a package and printed no runner's summary shows no result where it
     failed, ran nothing (a script that only echoes), or its package manager said the
     package or script is not there: how it ended is UNKNOWN. It is never dropped: a failure
@@ -135,5 +135,5 @@ LOG = LogT7  # the class of the logs this module reads (table.py)
 def read_events(turns):
     """The LogT7 of `turns` (Turns, oldest first)."""
     log = reading_t6.read_events(turns, READERS, LogT7)
-    log.events = [_unsure(event) for event in log.events]
+    log.events = [unsure(event) for event in log.events]
     return log
