@@ -43,9 +43,11 @@ VERSION = "t8"
 # A claim that is a runner's count and nothing more: an optional label ("Backend:"), the
 # passed count, and other counts of the same summary.
 _COUNT_ONLY = lazy(
-    r"^\W*(?:[A-Za-z][\w -]{0,30}:\s*)?\W*(?P<n>\d{1,6})\s+(?:tests?\s+)?(?:passed|passing)"
+    r"^\W*(?P<n>\d{1,6})\s+(?:tests?\s+)?(?:passed|passing)"
     r"(?:\s*[,;|/]\s*\d{1,6}\s+(?:failed|skipped|pending|todo|xfailed|deselected|errors?))*"
     r"\W*$", re.I)
+_SKIPPED = lazy(r"\b(\d{1,6})\s+skipped\b", re.I)
+_OTHER_COUNTS = lazy(r"\b\d{1,6}\s+(?:pending|todo|xfailed|deselected)\b", re.I)
 _NO_FAILURES = lazy(r"\b([1-9]\d*)\s+(?:failed|errors?)\b", re.I)
 _CITED = lazy(r"`([^`\n]{3,300})`")
 # What a claim may say beside a quoted command for it to claim that the command passed.
@@ -70,6 +72,55 @@ def read_frame_t8(plain, frame=None):
     if kind is not None:
         return replace(frame_of(frame.claim, plain, [kind]), says=SUCCESS, content=False)
     return frame
+
+
+def _decide_cited(claim, turns, log, frame, cited):
+    """A claim that quotes one command: only the runs of that very command decide it, the
+    latest of them must be the latest run of its kind (`npx jest` failing after "`npm
+    test` \u2705" is the same tests under other words), and it must run where the log
+    stands (no `cd` in its line or before it)."""
+    kind = frame.kinds[0]
+    every = [e for e in log.of(kind) if e.outcome != ev.ECHO]
+    mine = [e for e in every if " ".join(e.command.split()) == cited]
+    if not mine or mine[-1] is not every[-1] or _moved(log, mine[-1]):
+        return None
+    narrowed = copy.copy(log)
+    narrowed.events = [e for e in log.events if e.family != kind or e in mine]
+    return decide_t7.decide(claim, turns, narrowed, frame)
+
+
+def _decide_count(claim, decision, log):
+    """A claim that is a runner's count decides only by a run that printed it: a `shown`
+    where every count the claim gives is the run's (passed, skipped, failed), a
+    `contradicted` where the run's passed and failed add up to the count claimed; never a
+    `not shown` (a bare count names no scope) and never by a count any command printed, a
+    file shown or a run in another folder."""
+    if decision is None or decision.event is None or decision.answer == NOT_SHOWN:
+        return None
+    event = decision.event
+    if event.counts is None or event.key.startswith("output:") or _moved(log, event) or \
+            _OTHER_COUNTS.search(claim):
+        return None
+    passed, failed, skipped = event.counts
+    claimed = int(_COUNT_ONLY.match(claim).group("n"))
+    if decision.answer == ev.PASSED or decision.answer == "shown":
+        said_skipped = _SKIPPED.search(claim)
+        if passed != claimed or failed or \
+                (said_skipped and int(said_skipped.group(1)) != skipped):
+            return None
+        return decision
+    if decision.answer == "contradicted" and passed + failed == claimed and failed:
+        return decision
+    return None
+
+
+def _moved(log, event):
+    """True if the run's line, or any line before it, moves to another folder (`cd ../lib
+    && pytest`; an agent's shell keeps the folder a `cd` chose for the turns after it)."""
+    if event.turn >= len(log.commands):
+        return True
+    return any(s.program in ("cd", "pushd") for command in log.commands[:event.turn + 1]
+               for s in shell.parse(command).steps)
 
 
 def _cited(claim, frame):
@@ -104,13 +155,17 @@ def decide(claim, turns, log, frame):
     it), or None. `log` is t8's reading of the turns (table.decide reads it once)."""
     cited = _cited(claim, frame)
     if cited is not None:
-        # Only the runs of the very command it quotes are the claim's operation.
-        log = copy.copy(log)
-        log.events = [e for e in log.events if e.family not in frame.kinds or
-                      " ".join(e.command.split()) == cited]
-        if not log.of(frame.kinds[0]):
-            return None
+        return _decide_cited(claim, turns, log, frame, cited)
+    if _COUNT_ONLY.match(claim) and not decide_t7.read_frame_t7(claim).kinds:
+        return _decide_count(claim, decide_t7.decide(claim, turns, log, frame), log)
     decision = decide_t7.decide(claim, turns, log, frame)
+    if decision is not None and decision.answer == "shown" and ev.TESTS in frame.kinds and \
+            frame.whole and decision.event is not None and _another_suite_failed(log, decision):
+        return None
+    if decision is not None and decision.event is not None and \
+            decision.event.key.startswith(("mvn ", "gradle ")) and \
+            re.search(r"\bmodules?\b|\bsub-?projects?\b", claim, re.I):
+        return None  # a reactor's word is the whole build's, not one module's
     if decision is not None and decision.rule == "tests.never-ran" and _named_in_a_command(
             frame, log):
         return None
@@ -140,10 +195,15 @@ _OTHER_KINDS = {"unit": ("e2e", "integration", "playwright", "cypress", "system"
                 "e2e": ("unit", "integration"), "end-to-end": ("unit", "integration")}
 
 
+_LEAVES_A_KIND_OUT = lazy(r"\bnot\s+\w|ignore|exclude|skip|--without|-x\s", re.I)
+
+
 def _another_kind(frame, event):
     """True if the claim names a kind of tests and the failing run names another."""
     said = frame.claim.lower()
     ran = f"{event.command} {event.key} {event.operation}".lower()
+    if _LEAVES_A_KIND_OUT.search(ran):
+        return False  # `pytest -m 'not integration'`: the run names the kind it left out
     for kind, others in _OTHER_KINDS.items():
         if re.search(rf"\b{re.escape(kind)}\b", said) and any(o in ran for o in others) and \
                 kind not in ran:
@@ -159,3 +219,25 @@ def _named_in_a_command(frame, log):
               if re.search(rf"\b{w}\b", frame.claim, re.I)}
     commands = " ".join(log.commands).lower()
     return any(re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", commands) for w in words)
+
+
+def _another_suite_failed(log, decision):
+    """True if the latest run of another runner (two runners the reading knows by name,
+    not a script, a task or a wrapper that may run the same tests) failed, or ended unknown
+    with a failing status: "the tests pass" needs every suite's latest run green."""
+    shown = decision.event
+    if _WRAPS.match(shown.key):
+        return False
+    latest = {}
+    for e in log.of(ev.TESTS):
+        if e.outcome != ev.ECHO and e.turn <= shown.turn and not _WRAPS.match(e.key):
+            latest[e.key] = e
+    return any(key != shown.key and (e.outcome == ev.FAILED or
+                                     (e.outcome == ev.UNKNOWN and e.status))
+               for key, e in latest.items())
+
+
+# Keys of runs that may run any runner's tests: a project's script or task, a wrapper, a
+# summary read from output alone.
+_WRAPS = lazy(r"^(?:script:|make:|just:|task:|output:|tox|nox|npm|yarn|pnpm|bun run|uv|"
+              r"poetry|hatch|pdm|mvn|gradle|dotnet|ctest|bazel)")
