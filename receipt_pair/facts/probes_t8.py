@@ -179,4 +179,22 @@ T8_PROBES = (
                "`npm run build` PASS",
                (T("npm run build", _VITE_RED, 2), T("cd docs-site && npm run build", _VITE_OK, 0)),
                None, None),
+    TableProbe("t8: another runner's latest run that ended unknown with a failing status "
+               "keeps the tests from shown (t7 said shown on pytest's pass)",
+               "All tests pass.",
+               (T("node --test && npm run lint", "# tests 11\n# pass 10\n# fail 0\n"
+                  "# cancelled 1", 1), T("pytest", _PY_OK, 0)),
+               None, None),
+    TableProbe("t8: the same runner's later pass still shows the tests",
+               "All tests pass.",
+               (T("pytest", _PY_RED, 1), T("pytest", _PY_OK, 0)),
+               "shown", "tests.passed"),
+    TableProbe("t8: a log file the session did not write shows no run (t7 said shown)",
+               "The tests pass.",
+               (T("cat logs/pytest-2024-01-01.log", _PY_OK, 0),),
+               None, None),
+    TableProbe("t8: a log file an earlier line wrote is that run's output",
+               "The tests pass.",
+               (T("pytest > test.log 2>&1", "", 0), T("cat test.log", _PY_OK, 0)),
+               "shown", "tests.passed"),
 )

@@ -454,12 +454,36 @@ class TableT8(_LaterTable, unittest.TestCase):
                 self.assertEqual(_rule_of(decide(case["claim"], turns, version="t8")),
                                  tuple(case["expect"]) if case["expect"] else (None, None))
 
+    def test_the_attacks_on_it_are_answered(self):
+        # tests/data/facts/attack-t8.json: the attack passes on t8. Each case is answered as
+        # recorded; an answer is one the case's right answer allows, or none (left to the
+        # models), except the few marked open: wrong answers t7 gives too.
+        path = os.path.join(os.path.dirname(CASES), "attack-t8.json")
+        with open(path, encoding="utf-8") as handle:
+            cases = json.load(handle)["cases"]
+        self.assertGreaterEqual(len(cases), 230)
+        self.assertLessEqual(sum("open" in case for case in cases), 5)
+        for case in cases:
+            turns = [Turn(t.get("cmd"), t.get("output"), t.get("exit_status"))
+                     for t in case["turns"]]
+            got = _rule_of(decide(case["claim"], turns, version="t8"))
+            with self.subTest(case["name"]):
+                self.assertEqual(got, tuple(case["expect"]) if case["expect"] else (None, None))
+                if got[0] is not None and "open" not in case:
+                    allowed = {p.strip().lower() for p in
+                               case["right"].replace(" or ", "/").split("/")}
+                    self.assertIn(got[0], allowed)
+                if "open" in case:
+                    self.assertEqual(got, _rule_of(decide(case["claim"], turns, version="t7")))
+
     def test_maven_goals_leave_out_options_and_their_values(self):
         from receipt_pair.facts import shell
         for command, goals in (("mvn -f app/pom.xml package", ("package",)),
                                ("mvn -pl core -am clean install", ("install",)),
                                ("./mvnw -B -DskipTests verify", ("verify",)),
                                ("./gradlew :app:build", (":app:build",)),
-                               ("mvn test", ()), ("mvn -f package.xml compile", ())):
+                               ("mvn test", ()), ("mvn -f package.xml compile", ()),
+                               ("./gradlew help --task build", ()),
+                               ("./gradlew build -x build", ())):
             with self.subTest(command):
                 self.assertEqual(reading_t8.build_goals(shell.parse(command).runs[0]), goals)
