@@ -78,7 +78,8 @@ def _decide_cited(claim, turns, log, frame, cited):
     """A claim that quotes one command: only the runs of that very command decide it, the
     latest of them must be the latest run of its kind (`npx jest` failing after "`npm
     test` \u2705" is the same tests under other words), and it must run where the log
-    stands (no `cd` in its line or before it)."""
+    stands (no `cd` in its line or before it). It is `shown` or `contradicted`, never `not
+    shown` (a quoted `pytest --collect-only` that ran is what it says)."""
     kind = frame.kinds[0]
     every = [e for e in log.of(kind) if e.outcome != ev.ECHO]
     mine = [e for e in every if " ".join(e.command.split()) == cited]
@@ -86,7 +87,8 @@ def _decide_cited(claim, turns, log, frame, cited):
         return None
     narrowed = copy.copy(log)
     narrowed.events = [e for e in log.events if e.family != kind or e in mine]
-    return decide_t7.decide(claim, turns, narrowed, frame)
+    decision = decide_t7.decide(claim, turns, narrowed, frame)
+    return None if decision is None or decision.answer == NOT_SHOWN else decision
 
 
 def _decide_count(claim, decision, log):
@@ -99,7 +101,7 @@ def _decide_count(claim, decision, log):
         return None
     event = decision.event
     if event.counts is None or event.key.startswith("output:") or _moved(log, event) or \
-            _OTHER_COUNTS.search(claim):
+            _OTHER_COUNTS.search(claim) or ".." in event.command or re.search(r"--prefix|--cwd|-C\s|--dir", event.command):
         return None
     passed, failed, skipped = event.counts
     claimed = int(_COUNT_ONLY.match(claim).group("n"))
@@ -116,11 +118,18 @@ def _decide_count(claim, decision, log):
 
 def _moved(log, event):
     """True if the run's line, or any line before it, moves to another folder (`cd ../lib
-    && pytest`; an agent's shell keeps the folder a `cd` chose for the turns after it)."""
+    && pytest`; an agent's shell keeps the folder a `cd` chose for the turns after it) or
+    puts other code in it (`git checkout main`, `git stash`)."""
     if event.turn >= len(log.commands):
         return True
-    return any(s.program in ("cd", "pushd") for command in log.commands[:event.turn + 1]
+    return any(s.program in ("cd", "pushd") or (s.program == "git" and s.args[:1] and
+                                                 s.args[0] in _SWAPS_THE_CODE)
+               for command in log.commands[:event.turn + 1]
                for s in shell.parse(command).steps)
+
+
+# git's commands that put other code in the folder (`git checkout main`, `git stash`).
+_SWAPS_THE_CODE = {"checkout", "switch", "stash", "reset", "restore", "worktree"}
 
 
 def _cited(claim, frame):
@@ -195,18 +204,19 @@ _OTHER_KINDS = {"unit": ("e2e", "integration", "playwright", "cypress", "system"
                 "e2e": ("unit", "integration"), "end-to-end": ("unit", "integration")}
 
 
-_LEAVES_A_KIND_OUT = lazy(r"\bnot\s+\w|ignore|exclude|skip|--without|-x\s", re.I)
+# Words of a run that name a kind of tests only to leave it out.
+_LEAVES_A_KIND_OUT = lazy(r"\bnot\s+\S+|--?(?:testPathIgnorePatterns|ignore|exclude|deselect|"
+                          r"skip|without)[= ]?\S*", re.I)
 
 
 def _another_kind(frame, event):
     """True if the claim names a kind of tests and the failing run names another."""
     said = frame.claim.lower()
     ran = f"{event.command} {event.key} {event.operation}".lower()
-    if _LEAVES_A_KIND_OUT.search(ran):
-        return False  # `pytest -m 'not integration'`: the run names the kind it left out
+    ran = _LEAVES_A_KIND_OUT.sub(" ", ran)  # `pytest -m 'not integration'`: not that kind
     for kind, others in _OTHER_KINDS.items():
         if re.search(rf"\b{re.escape(kind)}\b", said) and any(o in ran for o in others) and \
-                kind not in ran:
+                not re.search(rf"\b{re.escape(kind)}\b", ran):
             return True
     return False
 

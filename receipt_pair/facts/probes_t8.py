@@ -197,4 +197,32 @@ T8_PROBES = (
                "The tests pass.",
                (T("pytest > test.log 2>&1", "", 0), T("cat test.log", _PY_OK, 0)),
                "shown", "tests.passed"),
+    TableProbe("t8: under -q Maven prints no last word of its own: a nested BUILD SUCCESS "
+               "is not the build's, and its goal's failure is",
+               "The Maven package build succeeded.",
+               (T("mvn -q install", "[INFO] Building: it-simple/pom.xml\n[INFO] BUILD SUCCESS\n"
+                  "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-invoker-plugin:"
+                  "3.6.0:verify: 1 build failed.", None),),
+               "contradicted", "build.failed"),
+    TableProbe("t8: a build under --fail-never ends well whatever fails: it shows nothing",
+               "The Maven build succeeded.",
+               (T("mvn -fn clean install", _MVN_OK, 0),),
+               None, None),
+    TableProbe("t8: a plugin's goal named install is no build",
+               "The Maven build succeeded.",
+               (T("mvn org.apache.maven.plugins:maven-install-plugin:3.1.1:install",
+                  "[INFO] BUILD SUCCESS", 0),),
+               None, None),
+    TableProbe("t8: one Gradle project's build after the whole build failed does not show "
+               "the build (t7 said shown)",
+               "The Gradle build succeeded.",
+               (T("./gradlew build", "> Task :app:compileJava FAILED\n\nBUILD FAILED in 3s", 1),
+                T("./gradlew :docs:build", "> Task :docs:build\n\nBUILD SUCCESSFUL in 2s", 0)),
+               None, None),
+    TableProbe("t8: an end-to-end run whose path holds the letters of 'unit' is still "
+               "another kind",
+               "The unit tests pass.",
+               (T("npx jest", _JEST_OK, 0),
+                T("npx playwright test e2e/community.spec.ts", _PLAYWRIGHT_RED, 1)),
+               None, None),
 )

@@ -10,9 +10,10 @@ not at all (sets 8 and 9, development data since runs 8 and 9).
   `grep` shows its output), no `cd` moves it and no option points it elsewhere (`-f
   other/pom.xml`, `-pl core`, `-p buildSrc`, `-N`): a build elsewhere is not the project's.
   A failure where a test failed is not sure to be the code's: its outcome is unknown.
-- A test run read from a log file shown with `cat`, `head` or `tail` shows a run only
-  where an earlier line of the log wrote that file (`pytest > test.log`, `| tee
-  test.log`): a log the session did not write may be any day's. How it ended is unknown.
+- A test run read from a log file shown with `cat`, `head`, `tail`, `grep` or the like
+  shows a run only where an earlier test run of the log wrote that very file (`pytest >
+  test.log`, `| tee test.log`): a log the session did not write, or wrote from elsewhere
+  (`gh run view --log > ci.log`), may be any day's. How it ended is unknown.
 - A Maven or Gradle build t7 read that builds elsewhere, or nothing (`gradle -p other
   build`, `mvn -N package`, `gradle help --task build`, `gradle tasks`, `gradle build -x
   build`), ends unknown: t7 read each as the project's build.
@@ -49,7 +50,9 @@ _GRADLE_BUILDS = {"build", "assemble"}
 _LEVEL = r"^(?:\[(?:INFO|ERROR|WARNING)\]\s+)?"
 _BUILT = lazy(_LEVEL + r"BUILD SUCCESS(?:FUL)?\b")
 _NOT_BUILT = lazy(_LEVEL + r"(?:BUILD FAILURE\b|BUILD FAILED\b|FAILURE: Build failed with an "
-                           r"exception)")
+                           r"exception|Failed to execute goal\b)")
+# Options under which Maven prints no last word of its own: any it shows is a nested build's.
+_QUIET = {"-q", "--quiet"}
 # Options under which Maven or Gradle builds nothing.
 _DRY = {"--dry-run", "-m", "--help", "-h", "--version", "-v", "-n"}
 
@@ -79,19 +82,27 @@ def build_goals(step):
     words, left_out = _goals(step)
     if step.program == "gradle" and set(words) & _GRADLE_INFO:
         return ()
-    wanted = _MAVEN_BUILDS if step.program == "mvn" else _GRADLE_BUILDS
-    return tuple(w for w in words if w.rsplit(":", 1)[-1] in wanted and w not in left_out)
+    if step.program == "mvn":  # a word with a colon is a plugin's goal, not a phase
+        return tuple(w for w in words if w in _MAVEN_BUILDS)
+    return tuple(w for w in words if w.rsplit(":", 1)[-1] in _GRADLE_BUILDS and
+                 w not in left_out)
 
 
 def elsewhere(step):
     """True if a Maven or Gradle step builds another project or only a part of this one, or
-    builds nothing (`-f other/pom.xml`, `-pl core`, `-p buildSrc`, `-N`, `gradle tasks`,
-    `-x build`): what it says is not the project's build."""
+    builds nothing, or ends well whatever fails (`-f other/pom.xml`, `-f../fork/pom.xml`,
+    `-pl core`, `-p buildSrc`, `-N`, `-fn`, `gradle :docs:build`, `gradle tasks`, `-x build`,
+    `-xcompileJava`): what it says is not the project's build."""
     if step.program not in ("mvn", "gradle"):
         return False
     words, left_out = _goals(step)
+    glued = any(a.startswith(("-f", "-pl", "-rf")) and ("/" in a or a.endswith(".xml"))
+                for a in step.args if step.program == "mvn") or \
+        any(a.startswith("-x") and len(a) > 2 or a.startswith("--exclude-task=")
+            for a in step.args if step.program == "gradle")
+    part = step.program == "gradle" and any(":" in w.lstrip(":") for w in words)
     return any(a.split("=", 1)[0] in _ELSEWHERE for a in step.args) or bool(left_out) or \
-        (step.program == "gradle" and bool(set(words) & _GRADLE_INFO))
+        glued or part or (step.program == "gradle" and bool(set(words) & _GRADLE_INFO))
 
 
 def eligible(read, step):
@@ -112,7 +123,7 @@ _VIEWERS = {"tail", "head", "tee", "grep", "egrep", "less", "more", "cat", "sed"
 # Options that point Maven or Gradle at another project or a part of this one.
 _ELSEWHERE = {"-f", "--file", "-pl", "--projects", "-rf", "--resume-from", "-p",
               "--project-dir", "-b", "--build-file", "-c", "--settings-file", "-N",
-              "--non-recursive"}
+              "--non-recursive", "-fn", "--fail-never"}
 # A test of the build failed: the build's failure may be its tests', not its code's.
 _TESTS_FAILED = lazy(r"Tests run:.*(?:Failures|Errors): [1-9]|There (?:are|were) test "
                      r"failures|\d+ tests? completed, [1-9]\d* failed|Task :\S*test\S* FAILED",
@@ -128,7 +139,7 @@ def _build_of(read, step):
         line = raw.strip()
         if _NOT_BUILT.match(line):
             last = (FAILED, line, index)
-        elif _BUILT.match(line):
+        elif _BUILT.match(line) and not (_QUIET & set(step.args)):
             last = (PASSED, line, index)
     status = read.turn.exit_status
     share = read.status_of(step)
@@ -178,11 +189,7 @@ def _read_builds(read, taken):
     if len(mine) != 1 or not eligible(read, mine[0]):
         yield from found  # none, several, or a build elsewhere: as t7 read them
         return
-    step, event = mine[0], _build_of(read, mine[0])
-    for other, earlier in found:
-        if other is step and not (earlier.outcome in (MASKED, UNKNOWN) and
-                                  event.outcome == FAILED):
-            event = earlier  # t7's reading stands, unless it missed Maven's failure
+    step, event = mine[0], _build_of(read, mine[0])  # its last word, not t7's first
     if event.outcome == FAILED and any(_TESTS_FAILED.search(raw) for raw in read.lines):
         event = replace(event, outcome=UNKNOWN, line="", line_index=-1)
     yield from ((s, e) for s, e in found if s is not step)
@@ -214,9 +221,9 @@ def _failed_before_summary(lines):
 
 
 # A line that says a test failed, errored or was cancelled.
-_A_TEST_FAILED = lazy(r"\b[1-9]\d*\s+(?:failed|failing|failures?|errors?|cancelled|tests? "
-                      r"failed)\b|^\s*(?:FAILED|FAIL|ERROR|E)\b\s|error occurred|Traceback|"
-                      r"^\s*\u2717|^\s*\u00d7|^not ok\b", re.I)
+_A_TEST_FAILED = lazy(r"^\W*[1-9]\d*\s+(?:failed|failing|fail)\b|\b[1-9]\d*\s+(?:failed|failing)"
+                      r"\s*[,|]|^FAILED \S|^FAIL \S|^#\s*(?:fail|cancelled)\s+[1-9]|"
+                      r"errors? occurred outside|^not ok\b|^Errors\s+[1-9]")
 
 
 READERS = (_read_tests, _T7[1], _read_builds) + _T7[3:]
@@ -237,7 +244,8 @@ def read_events(turns):
     return log
 
 
-_VIEWERS_OF_FILES = {"cat", "head", "tail", "less", "more", "type", "bat"}
+_VIEWERS_OF_FILES = {"cat", "head", "tail", "less", "more", "type", "bat", "grep", "egrep", "sed",
+                     "awk", "zcat", "gzip", "jq", "/bin/cat", "/usr/bin/cat"}
 
 
 def _read_back(event, log):
@@ -253,8 +261,11 @@ def _read_back(event, log):
     shown = [w for w in words[1:] if not w.startswith("-")]
     if not shown:
         return event
-    name = shown[-1].rsplit("/", 1)[-1]
-    written = re.compile(r"(?:>>?|\btee\s+(?:-a\s+)?)\s*\S*" + re.escape(name) + r"\b")
-    if any(written.search(command) for command in log.commands[:event.turn + 1]):
-        return event
+    path = shown[-1].removeprefix("./")
+    written = re.compile(r"(?:>>?|\btee\s+(?:-a\s+)?)\s*(?:\./)?" + re.escape(path) +
+                         r"(?=$|[\s;&|)])")
+    runs = {e.turn for e in log.of(TESTS) if not e.key.startswith("output:") and
+            e.turn < event.turn}
+    if any(written.search(log.commands[turn]) for turn in runs):
+        return event  # a run the log holds wrote it
     return replace(event, outcome=UNKNOWN, line="", line_index=-1)
