@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Two versions of the facts' table on every development set: what each decides, how
 often rightly, its false receipts and false contradictions, and every claim they decide
-differently. A development tool (sets 5 to 8 are development data since their runs were
+differently. A development tool (sets 5 to 9 are development data since their runs were
 sealed), never a sealed result.
 
     python3 eval/dev-runs-6/tables.py [OLD NEW] [--before-run-7 | --before-run-8 | --before-run-9]   # default: t3 t4
