@@ -32,7 +32,7 @@ from dataclasses import replace
 
 from . import decide_t7, events as ev, shell
 from .builds import tool_of
-from .decision import NOT_SHOWN, Decision
+from .decision import CONTRADICTED, NOT_SHOWN, SHOWN, Decision
 from .frame import SUCCESS, frame_of
 from .reading_t8 import build_goals
 from .reading_t7 import runs_tests
@@ -40,13 +40,15 @@ from ..patterns import lazy
 
 VERSION = "t8"
 
-# A claim that is a runner's count and nothing more: an optional label ("Backend:"), the
-# passed count, and other counts of the same summary.
+# A claim that is a runner's count and nothing more: the passed count, and other counts of
+# the same summary ("207 passed, 0 failed"); no label in front ("Expected: 207 passed").
 _COUNT_ONLY = lazy(
     r"^\W*(?P<n>\d{1,6})\s+(?:tests?\s+)?(?:passed|passing)"
     r"(?:\s*[,;|/]\s*\d{1,6}\s+(?:failed|skipped|pending|todo|xfailed|deselected|errors?))*"
     r"\W*$", re.I)
 _SKIPPED = lazy(r"\b(\d{1,6})\s+skipped\b", re.I)
+# A run's words that point it at another project (`pytest ../vendor/lib`, `npm --prefix`).
+_ELSEWHERE = lazy(r"\.\.|--prefix|--cwd|-C\s|--dir\b")
 _OTHER_COUNTS = lazy(r"\b\d{1,6}\s+(?:pending|todo|xfailed|deselected)\b", re.I)
 _NO_FAILURES = lazy(r"\b([1-9]\d*)\s+(?:failed|errors?)\b", re.I)
 _CITED = lazy(r"`([^`\n]{3,300})`")
@@ -101,17 +103,17 @@ def _decide_count(claim, decision, log):
         return None
     event = decision.event
     if event.counts is None or event.key.startswith("output:") or _moved(log, event) or \
-            _OTHER_COUNTS.search(claim) or ".." in event.command or re.search(r"--prefix|--cwd|-C\s|--dir", event.command):
+            _OTHER_COUNTS.search(claim) or _ELSEWHERE.search(event.command):
         return None
     passed, failed, skipped = event.counts
     claimed = int(_COUNT_ONLY.match(claim).group("n"))
-    if decision.answer == ev.PASSED or decision.answer == "shown":
+    if decision.answer == SHOWN:
         said_skipped = _SKIPPED.search(claim)
         if passed != claimed or failed or \
                 (said_skipped and int(said_skipped.group(1)) != skipped):
             return None
         return decision
-    if decision.answer == "contradicted" and passed + failed == claimed and failed:
+    if decision.answer == CONTRADICTED and passed + failed == claimed and failed:
         return decision
     return None
 
