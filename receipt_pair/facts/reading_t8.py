@@ -244,8 +244,9 @@ def read_events(turns):
     return log
 
 
-_VIEWERS_OF_FILES = {"cat", "head", "tail", "less", "more", "type", "bat", "grep", "egrep", "sed",
-                     "awk", "zcat", "gzip", "jq", "/bin/cat", "/usr/bin/cat"}
+# Programs that show a file (the pipe's viewers but `tee`, and a few that only read).
+_VIEWERS_OF_FILES = (_VIEWERS - {"tee"}) | {"type", "bat", "zcat", "gzip", "jq", "/bin/cat",
+                                            "/usr/bin/cat"}
 
 
 def _read_back(event, log):

@@ -324,6 +324,19 @@ class TableT4(unittest.TestCase):
                 self.assertIsNotNone(decide(probe.claim, list(probe.turns), version="t4"))
 
 
+def _attack_cases(name):
+    """The cases of an attack pass kept in tests/data/facts/NAME."""
+    with open(os.path.join(os.path.dirname(CASES), name), encoding="utf-8") as handle:
+        return json.load(handle)["cases"]
+
+
+def _case_turns(case):
+    """An attack case's turns as Turns."""
+    return [Turn(t.get("cmd"), t.get("output"), t.get("exit_status"),
+                 **({"kind": t["kind"]} if t.get("kind") else {}))
+            for t in case["turns"]]
+
+
 def _rule_of(decision):
     return (decision.answer, decision.rule) if decision else (None, None)
 
@@ -385,14 +398,10 @@ class TableT7(_LaterTable, unittest.TestCase):
         # another part, an intent or a word in another language read as a push). t7 answers
         # each as recorded: a careful reader's answer, or none (left to the models); never a
         # shown, contradicted or not shown that the case's right answer rules out.
-        path = os.path.join(os.path.dirname(CASES), "attack-t7.json")
-        with open(path, encoding="utf-8") as handle:
-            cases = json.load(handle)["cases"]
+        cases = _attack_cases("attack-t7.json")
         self.assertGreaterEqual(len(cases), 140)
         for case in cases:
-            turns = [Turn(t.get("cmd"), t.get("output"), t.get("exit_status"),
-                          **({"kind": t["kind"]} if t.get("kind") else {}))
-                     for t in case["turns"]]
+            turns = _case_turns(case)
             got = _rule_of(decide(case["claim"], turns, version="t7"))
             with self.subTest(case["name"]):
                 self.assertEqual(got, tuple(case["expect"]) if case["expect"] else (None, None))
@@ -432,10 +441,6 @@ class TableT7(_LaterTable, unittest.TestCase):
                 self.assertEqual(languages.in_english(claim), claim)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class TableT8(_LaterTable, unittest.TestCase):
     """Table t8's readings and rules, probed both ways in facts/probes_t8.py."""
 
@@ -443,13 +448,9 @@ class TableT8(_LaterTable, unittest.TestCase):
 
     def test_t7s_attack_cases_are_answered_as_t7_answers_them(self):
         # t8 changes none of the 148 answers two attack passes on t7 settled.
-        path = os.path.join(os.path.dirname(CASES), "attack-t7.json")
-        with open(path, encoding="utf-8") as handle:
-            cases = json.load(handle)["cases"]
+        cases = _attack_cases("attack-t7.json")
         for case in cases:
-            turns = [Turn(t.get("cmd"), t.get("output"), t.get("exit_status"),
-                          **({"kind": t["kind"]} if t.get("kind") else {}))
-                     for t in case["turns"]]
+            turns = _case_turns(case)
             with self.subTest(case["name"]):
                 self.assertEqual(_rule_of(decide(case["claim"], turns, version="t8")),
                                  tuple(case["expect"]) if case["expect"] else (None, None))
@@ -458,14 +459,11 @@ class TableT8(_LaterTable, unittest.TestCase):
         # tests/data/facts/attack-t8.json: the attack passes on t8. Each case is answered as
         # recorded; an answer is one the case's right answer allows, or none (left to the
         # models), except the few marked open: wrong answers t7 gives too.
-        path = os.path.join(os.path.dirname(CASES), "attack-t8.json")
-        with open(path, encoding="utf-8") as handle:
-            cases = json.load(handle)["cases"]
+        cases = _attack_cases("attack-t8.json")
         self.assertGreaterEqual(len(cases), 480)
         self.assertLessEqual(sum("open" in case for case in cases), 12)
         for case in cases:
-            turns = [Turn(t.get("cmd"), t.get("output"), t.get("exit_status"))
-                     for t in case["turns"]]
+            turns = _case_turns(case)
             got = _rule_of(decide(case["claim"], turns, version="t8"))
             with self.subTest(case["name"]):
                 self.assertEqual(got, tuple(case["expect"]) if case["expect"] else (None, None))
@@ -487,3 +485,7 @@ class TableT8(_LaterTable, unittest.TestCase):
                                ("./gradlew build -x build", ())):
             with self.subTest(command):
                 self.assertEqual(reading_t8.build_goals(shell.parse(command).runs[0]), goals)
+
+
+if __name__ == "__main__":
+    unittest.main()
