@@ -161,6 +161,12 @@ def _cited_kind(plain):
     return tool[0] if tool else None
 
 
+def cited_or_counted(claim, frame):
+    """True if t8 reads `claim` as a quoted command's or a runner's count alone."""
+    return _cited(claim, frame) is not None or (
+        _COUNT_ONLY.match(claim) is not None and not decide_t7.read_frame_t7(claim).kinds)
+
+
 def decide(claim, turns, log, frame):
     """The Decision table t8 gives for `claim` (with plain quotes; `frame`: t8's frame of
     it), or None. `log` is t8's reading of the turns (table.decide reads it once)."""
@@ -171,7 +177,7 @@ def decide(claim, turns, log, frame):
         return _decide_count(claim, decide_t7.decide(claim, turns, log, frame), log)
     decision = decide_t7.decide(claim, turns, log, frame)
     if decision is not None and decision.answer == "shown" and ev.TESTS in frame.kinds and \
-            frame.whole and decision.event is not None and _another_suite_failed(log, decision):
+            frame.whole and decision.event is not None and another_suite_failed(log, decision):
         return None
     if decision is not None and decision.event is not None and \
             decision.event.key.startswith(("mvn ", "gradle ")) and \
@@ -233,7 +239,7 @@ def _named_in_a_command(frame, log):
     return any(re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", commands) for w in words)
 
 
-def _another_suite_failed(log, decision):
+def another_suite_failed(log, decision):
     """True if the latest run of another runner (two runners the reading knows by name,
     not a script, a task or a wrapper that may run the same tests) failed, or ended unknown
     with a failing status: "the tests pass" needs every suite's latest run green."""

@@ -122,8 +122,17 @@ RULES_T7 = dict(RULES_T6, **{
 })
 # Table t8 (facts/decide_t8.py): t7's rules on t8's reading (reading_t8.py), no new rule.
 RULES_T8 = dict(RULES_T7)
+# Table t9 (facts/decide_t9.py): t8's rules, and a CI job's own last word.
+RULES_T9 = dict(RULES_T8, **{
+    "job.passed": "the log ends with the CI job's own word that it passed (Jenkins' "
+                  "Finished: SUCCESS, Travis CI's Done. Your build exited with 0.)",
+    "job.failed": "the log ends with the CI job's own word that it failed (Jenkins' "
+                  "Finished: FAILURE or ABORTED, Travis CI's exit status above 0 or Your "
+                  "build has been stopped.)",
+})
 TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4,
-               "t5": RULES_T5, "t6": RULES_T6, "t7": RULES_T7, "t8": RULES_T8}
+               "t5": RULES_T5, "t6": RULES_T6, "t7": RULES_T7, "t8": RULES_T8,
+               "t9": RULES_T9}
 @dataclass(frozen=True)
 class Decision:
     """What the facts decided of a claim, and by which rule."""

@@ -1,8 +1,7 @@
 """The decision table's built-in probes: for every rule a log where it must decide, and near
 logs where it must not (another branch, a part of the suite, a claim that hedges or says
-more). Data, not logic: the self-test runs them and `tests/unit/test_facts.py` loops over
-them, counting them so a suite that shrinks is noticed. Table t2's own are in probes_t2.py.
-"""
+more). Data: the self-test and `tests/unit/test_facts.py` run them against the current
+table, counting them so a suite that shrinks is noticed. Later tables' are in probes_t*.py."""
 
 from .probe_kit import T, TableProbe
 from .probes_t2 import T2_PROBES
@@ -11,6 +10,7 @@ from .probes_t5 import T5_PROBES
 from .probes_t6 import T6_PROBES
 from .probes_t7 import T7_PROBES
 from .probes_t8 import T8_PROBES
+from .probes_t9 import T9_PROBES
 
 PYTEST_OK = ('============================= test session starts =============================='
              '\ncollected 12 items\n\ntests/test_api.py ............                             '
@@ -416,5 +416,5 @@ T3_PROBES = (
                (T("bun test", "src/a.test.ts:\n(fail) parses x\nsrc/b.test.ts:\n 13 pass\n 1 fail",
                   1),), "contradicted", "tests.failed"),
 )
-# Every probe, run by the self-test against the current table (t6).
-TABLE_PROBES = T1_PROBES + T2_PROBES + T3_PROBES + T4_PROBES + T5_PROBES + T6_PROBES + T7_PROBES + T8_PROBES
+TABLE_PROBES = (T1_PROBES + T2_PROBES + T3_PROBES + T4_PROBES + T5_PROBES + T6_PROBES +
+                T7_PROBES + T8_PROBES + T9_PROBES)

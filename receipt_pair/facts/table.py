@@ -23,8 +23,8 @@ import re
 from dataclasses import replace
 
 from . import (decide_git, decide_runs, decide_state, decide_t2, decide_t4, decide_t5,
-               decide_t7, decide_t8, events as ev, reading, reading_t4, reading_t5,
-               reading_t6, reading_t7, reading_t8)
+               decide_t7, decide_t8, decide_t9, events as ev, reading, reading_t4,
+               reading_t5, reading_t6, reading_t7, reading_t8)
 from .decision import SHOWN, TABLE_RULES
 from .frame import CLEAN, CWD, FAILURE, FILE, HEAD, read_frame
 from ..patterns import lazy
@@ -38,12 +38,13 @@ from ..patterns import lazy
 # the claim; t5 (facts/decide_t5.py) is t4 with what run 7 found it read wrongly; t6 is t5's decisions (facts/decide_t5.py) on t6's reading (facts/reading_t6.py): gradle's test tasks by name, and
 # the file an edit tool's rendering names; t7 (facts/decide_t7.py) is t5's decisions on t7's
 # reading (facts/reading_t7.py: a package manager's package options) and a part run that
-# passed the count the claim gives; t8 (the current one, facts/decide_t8.py) is t7 on t8's
+# passed the count the claim gives; t8 (facts/decide_t8.py) is t7 on t8's
 # reading (facts/reading_t8.py: Maven's and Gradle's builds that test too, a run whose
 # status another step shares) without the false accusations sets 8 and 9 showed, and with
-# claims of a runner's count or of a quoted command read (docs/facts.md).
-VERSIONS = ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8")
-VERSION = "t8"
+# claims of a runner's count or of a quoted command read (docs/facts.md); t9 (the current
+# one, facts/decide_t9.py) is t8 with a CI job's own last word, and what set 10 showed.
+VERSIONS = ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9")
+VERSION = "t9"
 # What t3 reads as plain: the right and left single quotes, the modifier letter apostrophe,
 # the prime, and the double quotes of typesetting.
 _PLAIN_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'",
@@ -106,14 +107,15 @@ def claim_frame(claim, version=VERSION):
     plain = plain_quotes(claim)
     readers = {"t4": decide_t4.read_frame_t4, "t5": decide_t5.read_frame_t5,
                "t6": decide_t5.read_frame_t5, "t7": decide_t7.read_frame_t7,
-               "t8": decide_t8.read_frame_t8}
+               "t8": decide_t8.read_frame_t8, "t9": decide_t9.read_frame_t9}
     return _frame_t3(plain, readers[version](plain) if version in readers else None)
 
 
 # The tables that read a log of their own: (decide, the module that reads it).
 _LATER = {"t4": (decide_t4.decide, reading_t4), "t5": (decide_t5.decide, reading_t5),
           "t6": (decide_t5.decide, reading_t6),  # t6 decides as t5, on its own reading
-          "t7": (decide_t7.decide, reading_t7), "t8": (decide_t8.decide, reading_t8)}
+          "t7": (decide_t7.decide, reading_t7), "t8": (decide_t8.decide, reading_t8),
+          "t9": (decide_t9.decide, reading_t8)}  # t9 decides on t8's reading
 
 
 def decide(claim, turns=None, log=None, frame=None, version=VERSION):
@@ -123,7 +125,7 @@ def decide(claim, turns=None, log=None, frame=None, version=VERSION):
     own reading_t4 and reading_t5) may be given to read a log once for many claims, and
     `frame` (t1, t2) likewise; t3 to t5 read the frame from the claim with plain quotes."""
     rules_of(version)
-    if version in ("t3", "t4", "t5", "t6", "t7", "t8"):  # a frame given was read from the claim as written
+    if version in VERSIONS[2:]:  # a frame given was read from the claim as written
         plain = plain_quotes(claim)
         if version in _LATER:
             decider, reading_of = _LATER[version]

@@ -88,8 +88,9 @@ class Versions(unittest.TestCase):
         self.assertIs(RULES, RULES_T1)
         self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
         self.assertEqual(fingerprint(), fingerprint(VERSION))
-        self.assertEqual(VERSION, "t8")
-        self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8"))
+        self.assertEqual(VERSION, "t9")
+        self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"))
+        self.assertNotEqual(fingerprint("t9"), fingerprint("t8"))
         self.assertNotEqual(fingerprint("t7"), fingerprint("t6"))
         self.assertNotEqual(fingerprint("t8"), fingerprint("t7"))
         self.assertNotEqual(fingerprint("t6"), fingerprint("t5"))
@@ -102,7 +103,7 @@ class Versions(unittest.TestCase):
 
     def test_an_unknown_version_is_refused(self):
         with self.assertRaises(ValueError):
-            decide("the tests pass", [Turn("pytest", "12 passed in 0.1s", 0)], version="t9")
+            decide("the tests pass", [Turn("pytest", "12 passed in 0.1s", 0)], version="t10")
         with self.assertRaises(ValueError):
             fingerprint("t0")
 
@@ -143,7 +144,7 @@ class Versions(unittest.TestCase):
         self.assertEqual(decide("I ran the tests", turns, version="t4").table, "t4")
         self.assertEqual(decide("I ran the tests", turns, version="t5").table, "t5")
         self.assertEqual(decide("I ran the tests", turns, version="t6").table, "t6")
-        self.assertEqual(decide("I ran the tests", turns).table, "t8")
+        self.assertEqual(decide("I ran the tests", turns).table, "t9")
         self.assertEqual(new.why, RULES_T2["tests.ran"])
         self.assertEqual(old.why, RULES_T1["tests.failed"])
 
@@ -211,7 +212,7 @@ class Audit(unittest.TestCase):
 
     def test_an_unknown_table_is_refused(self):
         receipt = self.receipt("t2")
-        receipt["facts"] = dict(receipt["facts"], table="t9")
+        receipt["facts"] = dict(receipt["facts"], table="t10")
         self.assertIn("does not know", facts_differences(receipt, self.TURNS)[0])
 
     def test_an_answers_file_re_derives_by_the_table_its_header_names(self):
@@ -226,7 +227,7 @@ class Audit(unittest.TestCase):
         self.assertNotEqual(facts_record_differences(
             [item], {"facts_table": "t2"}, {"i1": t1_record}), [])
         self.assertIn("does not know", facts_record_differences(
-            [item], {"facts_table": "t9"}, {"i1": t1_record})[0])
+            [item], {"facts_table": "t10"}, {"i1": t1_record})[0])
 
     def test_a_live_record_names_the_current_table(self):
         record = facts_record(None)
