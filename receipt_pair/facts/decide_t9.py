@@ -178,9 +178,10 @@ def _file_by_interpreter(event):
     """True if the run is a file run by its interpreter (`python test_x.py`), not a runner."""
     if not event.key.startswith("script:"):
         return False
-    steps = [s for s in shell.parse(event.command).runs]
-    return bool(steps) and steps[-1].program in _INTERPRETERS and \
-        any(re.search(r"\.\w{1,4}$", a) for a in steps[-1].args[:1])
+    runs = shell.parse(event.command).runs
+    words = (runs[-1].program.split() + list(runs[-1].args)) if runs else []
+    return len(words) >= 2 and words[0] in _INTERPRETERS and \
+        re.search(r"\.\w{1,4}$", words[1]) is not None
 
 
 def reread(log):
