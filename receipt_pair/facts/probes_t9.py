@@ -98,6 +98,15 @@ T9_PROBES = (
                (T("python test_resolver.py", "\u2717 resolver is not available\n"
                   "=== Test completed ===", 0),),
                None, None),
+    TableProbe("t9: the same under an environment prefix (t8 said shown)",
+               "Integration test: `test_resolver.py` - **PASSED**",
+               (T("DEV_MODE=true python test_resolver.py", "=== Test completed ===", 0),),
+               None, None),
+    TableProbe("t9: the same file run by its runner shows it",
+               "Integration test: `test_resolver.py` - **PASSED**",
+               (T("DEV_MODE=true pytest test_resolver.py", "collected 3 items\n\n"
+                  "test_resolver.py ...\n\n=== 3 passed in 0.2s ===", 0),),
+               "shown", "tests.passed"),
     TableProbe("t9: a runner that is missing ran nothing, and the count's own run shows the "
                "claim",
                "All 46 unit tests pass.",
