@@ -85,7 +85,7 @@ def _decide_cited(claim, turns, log, frame, cited):
     kind = frame.kinds[0]
     every = [e for e in log.of(kind) if e.outcome != ev.ECHO]
     mine = [e for e in every if " ".join(e.command.split()) == cited]
-    if not mine or mine[-1] is not every[-1] or _moved(log, mine[-1]):
+    if not mine or mine[-1] is not every[-1] or moved(log, mine[-1]):
         return None
     narrowed = copy.copy(log)
     narrowed.events = [e for e in log.events if e.family != kind or e in mine]
@@ -102,7 +102,7 @@ def _decide_count(claim, decision, log):
     if decision is None or decision.event is None or decision.answer == NOT_SHOWN:
         return None
     event = decision.event
-    if event.counts is None or event.key.startswith("output:") or _moved(log, event) or \
+    if event.counts is None or event.key.startswith("output:") or moved(log, event) or \
             _OTHER_COUNTS.search(claim) or _ELSEWHERE.search(event.command):
         return None
     passed, failed, skipped = event.counts
@@ -118,7 +118,7 @@ def _decide_count(claim, decision, log):
     return None
 
 
-def _moved(log, event):
+def moved(log, event):
     """True if the run's line, or any line before it, moves to another folder (`cd ../lib
     && pytest`; an agent's shell keeps the folder a `cd` chose for the turns after it) or
     puts other code in it (`git checkout main`, `git stash`)."""

@@ -1,38 +1,34 @@
 """Decision table t9: table t8's decisions (decide_t8.py) on t8's reading of the log, with
-what t8 decided wrongly or left to the models on set 10 (development data since run 10).
+what t8 decided wrongly or left to the models on set 10 (development data since run 10),
+narrowed by an attack pass on its first version (tests/data/facts/attack-t9.json).
 
 - A claim about a CI job as a whole ("the Jenkins build finished successfully", "the pull
-  request build passed", "the pipeline finished successfully") is decided by the job's own
-  last word, where the log ends with it: Jenkins' `Finished: SUCCESS` (`FAILURE`,
-  `ABORTED`, `NOT_BUILT`), Travis CI's `Done. Your build exited with N.` and `Your build has
-  been stopped.` A job that ended `UNSTABLE` passed its build and failed tests: no answer. The
-  line must be the last of the whole log, after a command that does not only echo text and
-  whose last program does not show a file or a page (`cat console.log`, `curl
-  .../consoleText`): that would be any day's job.
-  t8 read no kind of job and left them all to the models.
-- "The site builds", "the plugin builds": a claim of a build (t8 read "builds" after a few
-  nouns only).
-- A claim that reports what went wrong ("the push was blocked by repository rules"), a lint
-  claim that counts what the linter found ("There are 27 ESLint issues") or gives its score
-  ("pylint rated the code 9.98/10"), a commit claim about what the commit holds ("the commit
-  includes all the fixes") and a claim of tests labelled as one part ("Service Layer Tests: 97
-  tests passing", "All 36 new tests: PASS") are left to the models where t8 held the
-  operation's result against them: the claim says more than that result, or of less.
-- A push claim that names what was built only to say which image ("the image built in this
-  run was pushed") is left to the models: t8 read a build in it, and the push alone does
-  not show that the image pushed is the one built.
+  request build passed"; not "the job for deploy-prod") is decided by the job's own last
+  word: Jenkins' `Finished: SUCCESS` or `FAILURE`, `ABORTED`; Travis CI's `Done. Your build
+  exited with N.` and `Your build has been stopped.` (`UNSTABLE`, `NOT_BUILT`: neither).
+  Only in a log of CI steps (no call of an agent's edit or view tools), where the word is
+  the log's only one and its last line, after a command that does not only echo and whose
+  pipelines end in no program that shows a file, a page or another job's console; a pass
+  also needs a command that runs no script and records no failing status. Without such a
+  word, a step's pass is not the job's: only a failure t8 reads decides.
+- "The site builds": a build claim where the words before "builds" are a name, decided only
+  by a build in place that selects no part (`cargo build -p core` is not the plugin's).
+- Left to the models where t8 said `contradicted`: a claim that reports the refusal ("the
+  push was blocked by repository rules"), a lint claim that counts the linter's findings or
+  gives its score and does not say it passed, tests labelled as one part ("Service Layer
+  Tests: 97 tests passing"), a claim that denies, doubts or only plans ("it no longer
+  builds"). Where t8 said `shown`: a commit's content ("the commit includes all the
+  fixes"), "the image built in this run was pushed" (the push alone does not show which
+  image), a test file run by its interpreter with no count of its own (`python test_x.py`:
+  a script may print a failure and exit 0), a test script that printed a failure line.
 - A claim that gives the count of tests ("All 46 unit tests pass") is shown by a run that
-  passed printing that very count and no failure, though another runner failed before it
-  (`pytest` failing to collect, then `python -m unittest` passing 46): t8 had let the other
-  runner's failure take every `shown` away.
-- A test file run by its interpreter (`python test_x.py`) shows no pass by its exit status: a
-  script may print a failure and exit 0. A project's own test script (`npm test`) still does.
-- A test run that failed only because its runner is missing (`No module named pytest`) ran
-  nothing: t8 held it against the tests as a failure.
-- An edit cannot make a run stale where it is of the agent's own bookkeeping (a file under
-  `.claude/`, `.cursor/`, `.github/`, `.vscode/`, `.idea/` or a folder named `*_output` or
-  `*-output`), or of a scratch file the log removes again (`echo ... > test.rs` then `rm
-  test.rs`) before any run.
+  passed printing that very count and no failure, though another runner failed before it.
+- A test run whose every line says its own runner is missing (`No module named pytest`) ran
+  nothing and is left out: t8 held it against the tests.
+- An edit makes no run stale where it is of the agent's bookkeeping (`.claude/`,
+  `.cursor/`, `.vscode/`, `.idea/`, `_bmad-output/`), or of a scratch file a command of the
+  log wrote (`echo ... > t.rs`) and a later one removed by that very path, ended well, no
+  `cd` between, before any run.
 """
 
 import copy
@@ -49,75 +45,118 @@ VERSION = "t9"
 _JOB = lazy(
     r"^\W*(?:the\s+)?(?:(?:jenkins|travis(?:\s+ci)?|ci|circleci|gitlab(?:\s+ci)?|pull[- ]request|"
     r"pr|release|nightly)\s+(?:build|job|pipeline|run)|(?:(?:jenkins|travis|ci|release)\s+)?"
-    r"(?:pipeline|job|workflow))(?:\s+(?:of|for)\s+[\w./-]+)?\s+(?:has\s+|have\s+|was\s+|is\s+)?"
+    r"(?:pipeline|job|workflow))(?:\s+of\s+[\w./-]+)?\s+(?:has\s+|have\s+|was\s+|is\s+)?"
     r"(?P<says>passed|succeeded|green|successful|(?:finished|completed|ran)\s+successfully|"
     r"failed|broke|broken|red)\W*$", re.I)
 _FAILS = lazy(r"failed|broke|broken|red", re.I)
 _JENKINS_END = lazy(r"^Finished: (SUCCESS|FAILURE|ABORTED|NOT_BUILT|UNSTABLE)$")
+_ANY_END = lazy(r"^\s*(?:Finished: [A-Z_]+|Done\. Your build exited with \d+\.|Your build has been "
+                r"stopped\.)\s*$", re.M)
 _TRAVIS_END = lazy(r"^(?:Done\. Your build exited with (\d+)\.|Your build has been stopped\.)$")
 _ESCAPES = lazy(r"\x1b\[[0-9;]*[A-Za-z]|\[0K|travis_(?:fold|time):\S*")
-# Programs whose output is a file's or a page's, not the job's own end.
-_SHOWS = {"cat", "tail", "head", "less", "more", "curl", "wget", "gh", "jq", "type", "sed",
-          "awk", "grep", "egrep", "bat", "zcat", "python -c", "node -e", "http"}
+# Programs whose output is a file's, a page's or another job's, not the job's own end.
+_SHOWS = {"cat", "tac", "nl", "tail", "head", "less", "more", "curl", "wget", "gh", "jq", "type",
+          "sed", "awk", "grep", "egrep", "rg", "strings", "tr", "cut", "sort", "uniq", "bat",
+          "zcat", "python -c", "node -e", "http", "docker", "kubectl", "travis", "java", "git",
+          "aws", "gsutil", "az", "tee", "xargs", "jenkins-cli", "ssh", "scp", "rsync",
+          "powershell", "get-content"}
 
-_BUILDS = lazy(r"^\W*(?:the\s+)?(?:[\w.-]+\s+){0,3}?builds(?:\s+(?:successfully|cleanly|fine|"
-               r"again|now|locally))*\W*$", re.I)
-_REFUSED = lazy(r"\b(?:blocked|denied|refused|forbidden|rejected|protected|not\s+allowed)\b",
-                re.I)
+# "The site builds": the, then a name of one or two words, then builds.
+_BUILDS = lazy(r"^\W*the\s+(?P<name>(?:[\w.-]+\s+){1,2}?)builds(?:\s+(?:successfully|cleanly|"
+               r"fine|again|now|locally))*\W*$", re.I)
+_NOT_A_NAME = {"no", "never", "nothing", "only", "neither", "none", "probably", "not", "nightly",
+               "release", "scheduled", "old", "which", "all", "ci", "these", "those", "recent",
+               "other", "some", "any", "failed", "failing", "broken", "previous", "last",
+               "latest", "next", "new", "daily", "weekly", "debug", "docker", "many", "most"}
+# What points a build at a part or another folder: it is not "the site"'s build.
+_A_PART = {"-p", "--package", "-pl", "--projects", "--filter", "-F", "-C", "--prefix", "--cwd",
+           "--dir", "--project", "-w", "--workspace", "--bin", "--manifest-path", "--target-dir"}
+_REFUSED = lazy(r"\b(?:blocked|denied|refused|forbidden|rejected|not\s+allowed)\b", re.I)
+_SAYS_IT_PASSED = lazy(r"\b(?:pass(?:es|ed)?|clean|succeed(?:s|ed)?|successful(?:ly)?|green|ok)\b",
+                       re.I)
+# Words that deny, doubt or only plan what the claim names: it claims no success.
+_NOT_A_SUCCESS = lazy(r"\b(?:no\s+longer|never|nothing|neither|nor|none|not|only|whether|if|"
+                      r"probably|might|may|should)\b|n't\b|^\W*(?:check|verify|ensure|make\s+sure|"
+                      r"see)\b", re.I)
 _FINDINGS = lazy(r"\b[1-9]\d*\s+(?:\w+\s+)?(?:issues?|errors?|warnings?|problems?|"
                  r"violations?|findings?)\b|\brated\b|\bscore[ds]?\b|\d+(?:\.\d+)?\s*/\s*10\b",
                  re.I)
 _HOLDS = lazy(r"\b(?:includes?|contains?|holds?|adds?|fixes)\b", re.I)
-_LABELLED_PART = lazy(r"^\W*[A-Z][\w -]{0,40}?\s+tests?\s*:|\bnew\s+tests?\b", re.I)
+_LABELLED_PART = lazy(r"^\W*(?!(?:all|the|every|unit|my|our)\s+tests?\s*:)[A-Z][\w -]{0,40}?\s+"
+                      r"tests?\s*:|\bnew\s+tests?\b", re.I)
 _BUILT_WHICH = lazy(r"\bbuilt\s+(?:in|by|during|from|on|with)\b", re.I)
 _BUILT_TOO = lazy(r"\b(?:was|were|is|are|been|got)\s+built\b|\bbuilt\s+(?:and|&)\b|"
                   r"\bbuild(?:s|ing)?\b", re.I)
-_NOT_FOUND = lazy(r"No module named '?(?:pytest|unittest|nose2?|tox|nox)'?$|"
-                  r"\b(?:pytest|py\.test|jest|vitest|mocha|tox|nox|rspec|phpunit|cargo|go|"
-                  r"npx|bun|deno):\s+(?:command )?not found$|is not recognized as an internal "
-                  r"or external command", re.I)
+# A runner's own word that it was not found, naming it (group "runner").
+_NOT_FOUND = lazy(r"No module named '?(?P<module>[\w.]+)'?$|(?P<shell>[\w.-]+):\s+(?:command )?"
+                  r"not found$|command not found:\s+(?P<zsh>[\w.-]+)$|(?P<make>[\w.-]+):\s+No "
+                  r"such file or directory$|'(?P<cmd>[\w.-]+)' is not recognized as an internal "
+                  r"or external command")
+_NOISE = lazy(r"^(?:Exit code \d+|Process exited with code \d+|error:?|Error: \(none\))$", re.I)
+_SCRIPT_FAILED = lazy(r"^\s*(?:FAIL(?:ED)?\b|[\u2717\u2718\u00d7]\s)|\b[1-9]\d*\s+(?:tests?\s+)?"
+                      r"(?:failed|failing|failures?)\b", re.I | re.M)
 _INTERPRETERS = {"python", "python3", "python2", "node", "ruby", "php", "perl", "bash", "sh",
                  "zsh", "deno", "bun"}
-_BOOKKEEPING = lazy(r"(?:^|/)(?:\.claude|\.cursor|\.github|\.vscode|\.idea|[\w.-]*[_-]output)/",
-                    re.I)
+# The agent's own bookkeeping: its settings and plans, never code a run uses.
+_BOOKKEEPING = lazy(r"(?:^|/)(?:\.claude|\.cursor|\.vscode|\.idea|_bmad-output)/")
 
 
 def read_frame_t9(plain, frame=None):
     """Table t9's frame of a claim with plain quotes: t8's, with "the X builds" read as a
     build."""
     frame = decide_t8.read_frame_t8(plain, frame)
-    if not frame.kinds and _BUILDS.match(plain):
+    if not frame.kinds and _names_a_build(plain):
         return replace(frame_of(frame.claim, plain, [ev.BUILD]), says=SUCCESS, content=False)
     return frame
+
+
+def _names_a_build(plain):
+    """True if the claim is "the X builds", X a name (not "the nightly builds")."""
+    found = _BUILDS.match(plain)
+    return found is not None and not set(found.group("name").lower().split()) & _NOT_A_NAME
 
 
 def decide(claim, turns, log, frame):
     """The Decision table t9 gives for `claim` (with plain quotes; `frame`: t9's frame of
     it), or None. `log` is t8's reading of the turns (table.decide reads it once)."""
     job = _JOB.match(claim)
-    ended = _decide_job(log, job.group("says")) if job else None
+    ended = _decide_job(log, turns, job.group("says")) if job else None
     if ended is not None:
         return ended
-    log = reread(log)
+    log = reread(log, turns)
     decision = decide_t8.decide(claim, turns, log, frame)
     if decision is None:
         return _counted_run(claim, turns, log, frame)
-    if job and decision.answer == SHOWN:
+    if job and decision.answer != CONTRADICTED:
         return None  # a step that passed is not the job, which may not have ended
-    if decision.answer == CONTRADICTED and _says_more(claim, frame):
+    if decision.answer == SHOWN and _not_shown_by(claim, frame, decision, log):
+        return None
+    if decision.answer == CONTRADICTED and (_says_more(claim, frame) or
+                                            _NOT_A_SUCCESS.search(claim)):
         return None
     if decision.answer == CONTRADICTED and ev.TESTS in frame.kinds and \
             _LABELLED_PART.search(claim):
         return None
-    if decision.answer == SHOWN and ev.COMMIT in frame.kinds and _HOLDS.search(claim):
-        return None
     if ev.PUSH in frame.kinds and ev.BUILD in frame.kinds and _BUILT_WHICH.search(claim) and \
             not _BUILT_TOO.search(claim):
         return None  # "the image built in this run was pushed": which image, not a build
-    if decision.answer == SHOWN and decision.event is not None and \
-            decision.event.family == ev.TESTS and _file_by_interpreter(decision.event):
-        return None
+    if _names_a_build(claim) and not decide_t8.read_frame_t8(claim).kinds and \
+            decision.event is not None and \
+            (decide_t8.moved(log, decision.event) or _A_PART & set(decision.event.command.split())):
+        return None  # "the plugin builds" against `cargo build -p core`: another part's build
     return decision
+
+
+def _not_shown_by(claim, frame, decision, log):
+    """True if t8's `shown` does not show the claim: a commit's content, a test file run by
+    its interpreter, a script that printed a failure and ended well."""
+    event = decision.event
+    if ev.COMMIT in frame.kinds and _HOLDS.search(claim):
+        return True
+    if event is None or event.family != ev.TESTS or not event.key.startswith("script:"):
+        return False
+    return (_file_by_interpreter(event) and event.counts is None) or \
+        _SCRIPT_FAILED.search("\n".join(log.lines[event.turn])) is not None
 
 
 def _counted_run(claim, turns, log, frame):
@@ -142,23 +181,41 @@ def _says_more(claim, frame):
     if ev.PUSH in frame.kinds and _REFUSED.search(claim):
         return True
     return bool(frame.kinds) and set(frame.kinds) <= {ev.LINT, ev.TYPECHECK} and \
-        _FINDINGS.search(claim) is not None
+        _FINDINGS.search(claim) is not None and not _SAYS_IT_PASSED.search(claim)
 
 
-def _decide_job(log, says):
-    """A claim about the CI job as a whole, by the job's own last word, or None."""
+def _decide_job(log, turns, says):
+    """A claim about the CI job as a whole, by the job's own last word, or None. Only in a
+    log of CI steps (no edit or view of an agent's tools), where the word is the log's only
+    one and its last line, after a command that does not only echo and runs no program
+    that shows a file, a page or another job's console (`cat`, `curl`, `docker logs`), and
+    (each pipeline's output is its last program's), and that, for a job that passed,
+    records no failing status and runs no script (a script of the agent's may print any
+    job's word)."""
     index = log.turns - 1
-    if index < 0 or index >= len(log.commands):
+    if index < 0 or index >= len(log.commands) or log.of(ev.EDIT) or \
+            any(turn.kind for turn in turns):
         return None
     shown = [line.strip() for line in log.lines[index] if _ESCAPES.sub("", line).strip()]
     failed = _job_end(_ESCAPES.sub("", shown[-1]).strip()) if shown else None
     command = shell.parse(log.commands[index])
-    if failed is None or command.echoes_only or \
-            (command.runs and command.runs[-1].program in _SHOWS):
+    ends = sum(len(_ANY_END.findall(_ESCAPES.sub("", "\n".join(lines)))) for lines in log.lines)
+    shows = [s for s in command.steps if s.program and s.after not in ("|", "|&")]
+    if failed is None or ends != 1 or command.echoes_only or \
+            any(s.program.split()[0] in _SHOWS for s in shows):
         return None
+    if not failed and (turns[index].exit_status not in (None, 0) or any(
+            _runs_a_script(s) for s in command.runs)):
+        return None  # a pass needs the CI's own word, not a script's that may print any
     claims_failure = _FAILS.fullmatch(says) is not None
     answer = SHOWN if failed == claims_failure else CONTRADICTED
     return Decision(answer, "job.failed" if failed else "job.passed", index, shown[-1])
+
+
+def _runs_a_script(step):
+    """True if the step runs a script file (`./ci.sh`, `python fetch.py`)."""
+    words = step.program.split() + list(step.args)
+    return any(re.search(r"\.(?:sh|bash|py|js|mjs|ts|rb|pl|ps1|php)$", w) for w in words[:2])
 
 
 def _job_end(line):
@@ -167,7 +224,7 @@ def _job_end(line):
     jenkins = _JENKINS_END.match(line)
     if jenkins:
         word = jenkins.group(1)
-        return None if word == "UNSTABLE" else word != "SUCCESS"
+        return None if word in ("UNSTABLE", "NOT_BUILT") else word != "SUCCESS"
     travis = _TRAVIS_END.match(line)
     if travis:
         return travis.group(1) != "0"
@@ -184,41 +241,53 @@ def _file_by_interpreter(event):
         re.search(r"\.\w{1,4}$", words[1]) is not None
 
 
-def reread(log):
-    """t8's reading of a log as t9 reads it: a test run that failed only because its runner
-    is missing (`No module named pytest`, `jest: command not found`) ran nothing, and the
-    edits that cannot make a run stale are left out (of the agent's bookkeeping, or of a
-    scratch file a later command removes before any run)."""
-    runs = [e.turn for e in log.events if e.family in (ev.TESTS, ev.BUILD, ev.LINT,
-                                                         ev.TYPECHECK)]
+def reread(log, turns):
+    """t8's reading of a log as t9 reads it, without the test runs that failed only because
+    their runner is missing (`No module named pytest`: they ran nothing and show nothing)
+    and without the edits that cannot make a run stale: of the agent's bookkeeping, or of a
+    scratch file a command wrote (`echo ... > t.rs`) and a later one removed before any run."""
+    runs = {e.turn for e in log.events if e.family in (ev.TESTS, ev.BUILD, ev.LINT,
+                                                         ev.TYPECHECK)}
     idle = [e for e in log.of(ev.EDIT) if e.objects and all(
-        _BOOKKEEPING.search(p) or _removed_before_a_run(log, e.turn, p, runs)
-        for p in e.objects)]
-    missing = [e for e in log.of(ev.TESTS) if e.outcome == ev.FAILED and e.counts is None and
-               _runner_missing(log.lines[e.turn])]
-    if not idle and not missing:
+        _BOOKKEEPING.search(p) or _scratch(log, turns, e.turn, p, runs) for p in e.objects)]
+    idle += [e for e in log.of(ev.TESTS) if e.outcome == ev.FAILED and e.counts is None and
+             _runner_missing(e, log.lines[e.turn])]
+    if not idle:
         return log
     narrowed = copy.copy(log)
-    narrowed.events = [replace(e, outcome=ev.NOTHING, line="", line_index=-1)
-                       if e in missing else e for e in log.events if e not in idle]
+    narrowed.events = [e for e in log.events if e not in idle]
     return narrowed
 
 
-def _runner_missing(lines):
-    """True if the run's output is only a word that its runner was not found."""
-    said = [line.strip() for line in lines if line.strip()]
-    return bool(said) and len(said) <= 3 and any(_NOT_FOUND.search(line) for line in said)
+def _runner_missing(event, lines):
+    """True if every line the run printed says that its own runner was not found."""
+    said = [line.strip() for line in lines if line.strip() and not _NOISE.match(line.strip())]
+    if not said:
+        return False
+    for line in said:
+        found = _NOT_FOUND.search(line)
+        name = found and next(g for g in found.groups() if g)
+        if not name or name.split(".")[0].lower() not in event.command.lower().split():
+            return False
+    return True
 
 
-def _removed_before_a_run(log, turn, path, runs):
-    """True if a command after `turn` removes `path` (`rm test.rs`) and no run of tests or
-    of a build came between."""
-    name = path.strip("'\"")
+def _scratch(log, turns, turn, path, runs):
+    """True if the command of `turn` wrote `path` itself (`> path`) and a later command
+    removed that very path (`rm path`, ended well) before any run, no `cd` between."""
+    name = path.strip("'\"").removeprefix("./")
+    wrote = re.compile(r"(?<!>)>\s*(?:\./)?" + re.escape(name) + r"(?=$|[\s;&|)])")
+    if turn >= len(log.commands) or not wrote.search(log.commands[turn]):
+        return False
     for later in range(turn + 1, len(log.commands)):
         if later in runs:
             return False
-        for step in shell.parse(log.commands[later]).steps:
-            if step.program == "rm" and any(
-                    a == name or a.endswith("/" + name.lstrip("./")) for a in step.args):
-                return True
+        steps = shell.parse(log.commands[later]).steps
+        if any(s.program in ("cd", "pushd") for s in steps):
+            return False
+        removes = [s for s in steps if s.program == "rm" and
+                   name in [a.removeprefix("./") for a in s.args]]
+        if removes:
+            status = turns[later].exit_status if later < len(turns) else None
+            return status == 0 or (status is None and not "".join(log.lines[later]).strip())
     return False

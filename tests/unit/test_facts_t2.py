@@ -506,6 +506,25 @@ class TableT9(_LaterTable, unittest.TestCase):
                         self.assertIsNone(got[0])
                         self.assertIn("none", case["right"].lower())
 
+    def test_the_attacks_on_it_are_answered(self):
+        # tests/data/facts/attack-t9.json: the attack pass on t9. Each case is answered as
+        # recorded; an answer is one the case's right answer allows, or none, except the few
+        # marked open: t8's answers too.
+        cases = _attack_cases("attack-t9.json")
+        self.assertGreaterEqual(len(cases), 200)
+        self.assertLessEqual(sum("open" in case for case in cases), 8)
+        for case in cases:
+            turns = _case_turns(case)
+            got = _rule_of(decide(case["claim"], turns, version="t9"))
+            with self.subTest(case["name"]):
+                self.assertEqual(got, tuple(case["expect"]) if case["expect"] else (None, None))
+                if got[0] is not None and "open" not in case:
+                    allowed = {p.strip().lower() for p in
+                               case["right"].replace(" or ", "/").split("/")}
+                    self.assertIn(got[0], allowed)
+                if "open" in case:
+                    self.assertEqual(got, _rule_of(decide(case["claim"], turns, version="t8")))
+
 
 if __name__ == "__main__":
     unittest.main()
