@@ -23,6 +23,9 @@ narrowed by an attack pass on its first version (tests/data/facts/attack-t9.json
   a script may print a failure and exit 0), a test script that printed a failure line.
 - A claim that gives the count of tests ("All 46 unit tests pass") is shown by a run that
   passed printing that very count and no failure, though another runner failed before it.
+- A clean `git status` is no receipt where a later `git status` ran (its output may be
+  hidden: "… +6 lines (ctrl+o to expand)"), nor for "up to date with origin/main" where
+  git did not say so.
 - A test run whose every line says its own runner is missing (`No module named pytest`) ran
   nothing and is left out: t8 held it against the tests.
 - An edit makes no run stale where it is of the agent's bookkeeping (`.claude/`,
@@ -81,6 +84,7 @@ _NOT_A_SUCCESS = lazy(r"\b(?:no\s+longer|never|nothing|neither|nor|none|not|only
 _FINDINGS = lazy(r"\b[1-9]\d*\s+(?:\w+\s+)?(?:issues?|errors?|warnings?|problems?|"
                  r"violations?|findings?)\b|\brated\b|\bscore[ds]?\b|\d+(?:\.\d+)?\s*/\s*10\b",
                  re.I)
+_UP_TO_DATE = lazy(r"\bup[- ]to[- ]date with\s+(\S+)", re.I)
 _HOLDS = lazy(r"\b(?:includes?|contains?|holds?|adds?|fixes)\b", re.I)
 _LABELLED_PART = lazy(r"^\W*(?!(?:all|the|every|unit|my|our)\s+tests?\s*:)[A-Z][\w -]{0,40}?\s+"
                       r"tests?\s*:|\bnew\s+tests?\b", re.I)
@@ -140,11 +144,29 @@ def decide(claim, turns, log, frame):
     if ev.PUSH in frame.kinds and ev.BUILD in frame.kinds and _BUILT_WHICH.search(claim) and \
             not _BUILT_TOO.search(claim):
         return None  # "the image built in this run was pushed": which image, not a build
+    if decision.rule == "clean.clean" and not _still_clean(claim, log, decision):
+        return None
     if _names_a_build(claim) and not decide_t8.read_frame_t8(claim).kinds and \
             decision.event is not None and \
             (decide_t8.moved(log, decision.event) or _A_PART & set(decision.event.command.split())):
         return None  # "the plugin builds" against `cargo build -p core`: another part's build
     return decision
+
+
+def _still_clean(claim, log, decision):
+    """True if the clean `git status` t8 read is the latest look at the tree (a later one
+    whose output is hidden, "… +6 lines (ctrl+o to expand)", may show changes) and, where
+    the claim says the branch is up to date with a remote branch, it says so too."""
+    for command in log.commands[decision.turn + 1:]:
+        if any(s.program == "git" and s.args[:1] == ("status",)
+               for s in shell.parse(command).steps):
+            return False
+    upstream = _UP_TO_DATE.search(claim)
+    if upstream is None:
+        return True
+    said = "\n".join(log.lines[decision.turn])
+    return re.search(r"up to date with '" + re.escape(upstream.group(1).strip("`'\".")) + "'",
+                     said) is not None
 
 
 def _not_shown_by(claim, frame, decision, log):

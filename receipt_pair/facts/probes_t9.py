@@ -193,4 +193,21 @@ T9_PROBES = (
                (T("pytest", _PY_OK, 0),
                 T('Edit {"file_path": ".github/scripts/check.py"}', "ok", None, kind="edit")),
                "not shown", "tests.edited-after"),
+    TableProbe("t9: a clean git status is not the latest look where a later one's output is "
+               "hidden (t8 said shown)",
+               "The working tree is clean.",
+               (T("git status", "On branch main\nnothing to commit, working tree clean", 0),
+                T("git add . && git status", "On branch main\n\u2026 +6 lines (ctrl+o to "
+                  "expand)", 0)),
+               None, None),
+    TableProbe("t9: a claim of being up to date with a remote branch needs git's word of it",
+               "Working tree is clean and up to date with origin/main.",
+               (T("git status", "On branch feature/db\nnothing to commit, working tree clean",
+                  0),),
+               None, None),
+    TableProbe("t9: git's own word of both shows it",
+               "Working tree is clean and up to date with origin/main.",
+               (T("git status", "On branch main\nYour branch is up to date with "
+                  "'origin/main'.\n\nnothing to commit, working tree clean", 0),),
+               "shown", "clean.clean"),
 )
