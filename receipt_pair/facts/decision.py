@@ -122,11 +122,9 @@ RULES_T7 = dict(RULES_T6, **{
 })
 # Table t8 (facts/decide_t8.py): t7's rules on t8's reading (reading_t8.py), no new rule.
 RULES_T8 = dict(RULES_T7)
-# Table t9 (facts/decide_t9.py): t8's rules, and a CI job's own last word.
+# Table t9 (facts/decide_t9.py): t8's rules, and a CI job's own last word that it failed.
 RULES_T9 = dict(RULES_T8, **{
-    "job.passed": "the log ends with the CI job's own word that it passed (Jenkins' "
-                  "Finished: SUCCESS, Travis CI's Done. Your build exited with 0.)",
-    "job.failed": "the log ends with the CI job's own word that it failed (Jenkins' "
+    "job.failed": "the log of CI steps ends with the job's own word that it failed (Jenkins' "
                   "Finished: FAILURE or ABORTED, Travis CI's exit status above 0 or Your "
                   "build has been stopped.)",
 })
