@@ -1,6 +1,7 @@
-"""Decision table t2 beside t1: every red-team case t2 fixes (attack/REPORT.md) refused, an
-honest neighbour of each accepted, t1 giving exactly what it gave, and each record
-re-derived by the table it names.
+"""The decision table's versions, each beside the one before it: t2 beside t1 (every
+red-team case t2 fixes, attack/REPORT.md, refused, an honest neighbour of each accepted, t1
+giving exactly what it gave), each later table's probes and attack passes (t5 to t9), the
+version list and fingerprints, and each record re-derived by the table it names.
 
 tests/data/facts/attack-t2.json holds the cases' logs and claims (each `case` names its
 folder under attack/ of the red-team round, or the case it is a neighbour of), what t1
