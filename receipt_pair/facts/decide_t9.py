@@ -62,9 +62,9 @@ _NAMES = {"site", "website", "plugin", "frontend", "backend", "app", "applicatio
           "repository", "theme", "addon", "add-on", "mod", "game", "tool", "cli", "whole"}
 # What points a build at a part or another folder (alone, `=value` or glued): it is not
 # "the site"'s build.
-_A_PART = lazy(r"^(?:-p|--package|-pl|--projects|--filter|-F|-C|--prefix|--cwd|--dir|--project|"
-               r"-w|--workspace|--bin|--manifest-path|--target-dir|--scope)(?:=|$|(?<=^-p)\w|"
-               r"(?<=^-F)\w|(?<=^-C)\S|(?<=^-w)\S)")
+_A_PART = lazy(r"^(?:(?:-pl|--package|--projects|--filter|--prefix|--cwd|--dir|--project|"
+               r"--workspace|--bin|--manifest-path|--target-dir|--scope)(?:=|$)|-[pF](?:=|$|\w)|"
+               r"-[Cw](?:$|\S))")
 _REFUSED = lazy(r"\b(?:blocked|denied|refused|forbidden|rejected|not\s+allowed)\b", re.I)
 _SAYS_IT_PASSED = lazy(r"\b(?:pass(?:es|ed)?|clean|succeed(?:s|ed)?|successful(?:ly)?|green|ok)\b",
                        re.I)
@@ -308,10 +308,12 @@ def _file_by_interpreter(event):
         return False
     runs = shell.parse(event.command).runs
     words = (runs[-1].program.split() + list(runs[-1].args)) if runs else []
-    if len(words) >= 3 and words[1] in ("run", "-m"):
-        words = [words[0]] + words[2:] if words[1] == "run" else words[:1] + ["-m.py"]
-    return len(words) >= 2 and words[0] in _INTERPRETERS and \
-        re.search(r"\.\w{1,4}$", words[1]) is not None
+    if len(words) < 2 or words[0] not in _INTERPRETERS:
+        return False
+    if words[1] == "-m":
+        return len(words) >= 3
+    script = words[2] if words[1] == "run" and len(words) >= 3 else words[1]
+    return re.search(r"\.\w{1,4}$", script) is not None
 
 
 def reread(log):

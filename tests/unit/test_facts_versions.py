@@ -363,6 +363,25 @@ class _LaterTable:
                    (p.answer, p.rule)]
         self.assertGreaterEqual(len(changed), self.CHANGED)
 
+    def assert_attacks_answered(self, name, version, before, at_least, open_at_most):
+        """Each case of the attack file `name` is answered by `version` as recorded; an
+        answer is one the case's right answer allows, or none (left to the models), except
+        the cases marked open, which `before` answers the same way."""
+        cases = _attack_cases(name)
+        self.assertGreaterEqual(len(cases), at_least)
+        self.assertLessEqual(sum("open" in case for case in cases), open_at_most)
+        for case in cases:
+            turns = _case_turns(case)
+            got = _rule_of(decide(case["claim"], turns, version=version))
+            with self.subTest(case["name"]):
+                self.assertEqual(got, tuple(case["expect"]) if case["expect"] else (None, None))
+                if got[0] is not None and "open" not in case:
+                    allowed = {p.strip().lower() for p in
+                               case["right"].replace(" or ", "/").split("/")}
+                    self.assertIn(got[0], allowed)
+                if "open" in case:
+                    self.assertEqual(got, _rule_of(decide(case["claim"], turns, version=before)))
+
     def test_the_table_before_is_kept(self):
         for probe in self._probes(self.BEFORE_PROBES):
             with self.subTest(probe.name):
@@ -461,20 +480,7 @@ class TableT8(_LaterTable, unittest.TestCase):
         # tests/data/facts/attack-t8.json: the attack passes on t8. Each case is answered as
         # recorded; an answer is one the case's right answer allows, or none (left to the
         # models), except the few marked open: wrong answers t7 gives too.
-        cases = _attack_cases("attack-t8.json")
-        self.assertGreaterEqual(len(cases), 480)
-        self.assertLessEqual(sum("open" in case for case in cases), 12)
-        for case in cases:
-            turns = _case_turns(case)
-            got = _rule_of(decide(case["claim"], turns, version="t8"))
-            with self.subTest(case["name"]):
-                self.assertEqual(got, tuple(case["expect"]) if case["expect"] else (None, None))
-                if got[0] is not None and "open" not in case:
-                    allowed = {p.strip().lower() for p in
-                               case["right"].replace(" or ", "/").split("/")}
-                    self.assertIn(got[0], allowed)
-                if "open" in case:
-                    self.assertEqual(got, _rule_of(decide(case["claim"], turns, version="t7")))
+        self.assert_attacks_answered("attack-t8.json", "t8", "t7", at_least=480, open_at_most=12)
 
     def test_maven_goals_leave_out_options_and_their_values(self):
         from receipt_pair.facts import shell
@@ -511,20 +517,7 @@ class TableT9(_LaterTable, unittest.TestCase):
         # tests/data/facts/attack-t9.json: the two attack passes on t9. Each case is answered
         # as recorded; an answer is one the case's right answer allows, or none, except the
         # ones marked open: t8's answers too, left as they are.
-        cases = _attack_cases("attack-t9.json")
-        self.assertGreaterEqual(len(cases), 400)
-        self.assertLessEqual(sum("open" in case for case in cases), 23)
-        for case in cases:
-            turns = _case_turns(case)
-            got = _rule_of(decide(case["claim"], turns, version="t9"))
-            with self.subTest(case["name"]):
-                self.assertEqual(got, tuple(case["expect"]) if case["expect"] else (None, None))
-                if got[0] is not None and "open" not in case:
-                    allowed = {p.strip().lower() for p in
-                               case["right"].replace(" or ", "/").split("/")}
-                    self.assertIn(got[0], allowed)
-                if "open" in case:
-                    self.assertEqual(got, _rule_of(decide(case["claim"], turns, version="t8")))
+        self.assert_attacks_answered("attack-t9.json", "t9", "t8", at_least=400, open_at_most=23)
 
 
 if __name__ == "__main__":
