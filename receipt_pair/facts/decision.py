@@ -128,9 +128,15 @@ RULES_T9 = dict(RULES_T8, **{
                   "Finished: FAILURE or ABORTED, Travis CI's exit status above 0 or Your "
                   "build has been stopped.)",
 })
+# Table t10 (facts/decide_t10.py): t9's rules on t10's reading (reading_t10.py), and a
+# claim of how many of the tests passed.
+RULES_T10 = dict(RULES_T9, **{
+    "tests.of-total": "the latest run of the tests printed exactly the counts the claim gives "
+                      "(this many passed of that many), and the claim says no more",
+})
 TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4,
                "t5": RULES_T5, "t6": RULES_T6, "t7": RULES_T7, "t8": RULES_T8,
-               "t9": RULES_T9}
+               "t9": RULES_T9, "t10": RULES_T10}
 @dataclass(frozen=True)
 class Decision:
     """What the facts decided of a claim, and by which rule."""

@@ -4,13 +4,8 @@ more). Data: the self-test and `tests/unit/test_facts.py` run them against the c
 table, counting them so a suite that shrinks is noticed. Later tables' are in probes_t*.py."""
 
 from .probe_kit import T, TableProbe
-from .probes_t2 import T2_PROBES
-from .probes_t4 import T4_PROBES
-from .probes_t5 import T5_PROBES
-from .probes_t6 import T6_PROBES
-from .probes_t7 import T7_PROBES
-from .probes_t8 import T8_PROBES
-from .probes_t9 import T9_PROBES
+from . import probes_t2, probes_t4, probes_t5, probes_t6, probes_t7, probes_t8, probes_t9, \
+    probes_t10
 
 PYTEST_OK = ('============================= test session starts =============================='
              '\ncollected 12 items\n\ntests/test_api.py ............                             '
@@ -416,5 +411,6 @@ T3_PROBES = (
                (T("bun test", "src/a.test.ts:\n(fail) parses x\nsrc/b.test.ts:\n 13 pass\n 1 fail",
                   1),), "contradicted", "tests.failed"),
 )
-TABLE_PROBES = (T1_PROBES + T2_PROBES + T3_PROBES + T4_PROBES + T5_PROBES + T6_PROBES +
-                T7_PROBES + T8_PROBES + T9_PROBES)
+TABLE_PROBES = (T1_PROBES + probes_t2.T2_PROBES + T3_PROBES + probes_t4.T4_PROBES +
+                probes_t5.T5_PROBES + probes_t6.T6_PROBES + probes_t7.T7_PROBES +
+                probes_t8.T8_PROBES + probes_t9.T9_PROBES + probes_t10.T10_PROBES)

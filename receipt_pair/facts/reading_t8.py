@@ -237,9 +237,10 @@ class LogT8(reading_t7.LogT7):
 LOG = LogT8  # the class of the logs this module reads (table.py)
 
 
-def read_events(turns):
-    """The LogT8 of `turns` (Turns, oldest first)."""
-    log = reading_t6.read_events(turns, READERS, LogT8)
+def read_events(turns, log_class=LogT8):
+    """The LogT8 of `turns` (Turns, oldest first); a later table's reading may give its own
+    `log_class` (a LogT8)."""
+    log = reading_t6.read_events(turns, READERS, log_class)
     log.events = [_read_back(reading_t7.unsure(event), log) for event in log.events]
     return log
 

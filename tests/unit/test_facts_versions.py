@@ -14,6 +14,7 @@ import unittest
 from receipt_pair.audit.facts import facts_differences, facts_record_differences
 from receipt_pair.check import agree
 from receipt_pair.facts import (decide_t2, languages, reading, reading_t2, reading_t4, reading_t8,
+                                reading_t10,
                                 reading_t5, reading_t6, reading_t7)
 from receipt_pair.facts.decision import RULES, RULES_T1, RULES_T2
 from receipt_pair.facts.frame import read_frame
@@ -89,8 +90,10 @@ class Versions(unittest.TestCase):
         self.assertIs(RULES, RULES_T1)
         self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
         self.assertEqual(fingerprint(), fingerprint(VERSION))
-        self.assertEqual(VERSION, "t9")
-        self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"))
+        self.assertEqual(VERSION, "t10")
+        self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9",
+                                    "t10"))
+        self.assertNotEqual(fingerprint("t10"), fingerprint("t9"))
         self.assertNotEqual(fingerprint("t9"), fingerprint("t8"))
         self.assertNotEqual(fingerprint("t7"), fingerprint("t6"))
         self.assertNotEqual(fingerprint("t8"), fingerprint("t7"))
@@ -104,7 +107,7 @@ class Versions(unittest.TestCase):
 
     def test_an_unknown_version_is_refused(self):
         with self.assertRaises(ValueError):
-            decide("the tests pass", [Turn("pytest", "12 passed in 0.1s", 0)], version="t10")
+            decide("the tests pass", [Turn("pytest", "12 passed in 0.1s", 0)], version="t11")
         with self.assertRaises(ValueError):
             fingerprint("t0")
 
@@ -133,6 +136,8 @@ class Versions(unittest.TestCase):
         log = reading_t7.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log, version="t7").rule, "tests.passed")
         log = reading_t8.read_events(turns)
+        self.assertEqual(decide("the tests pass", log=log, version="t9").rule, "tests.passed")
+        log = reading_t10.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log).rule, "tests.passed")
 
     def test_a_decision_says_its_table_and_its_words(self):
@@ -145,7 +150,7 @@ class Versions(unittest.TestCase):
         self.assertEqual(decide("I ran the tests", turns, version="t4").table, "t4")
         self.assertEqual(decide("I ran the tests", turns, version="t5").table, "t5")
         self.assertEqual(decide("I ran the tests", turns, version="t6").table, "t6")
-        self.assertEqual(decide("I ran the tests", turns).table, "t9")
+        self.assertEqual(decide("I ran the tests", turns).table, "t10")
         self.assertEqual(new.why, RULES_T2["tests.ran"])
         self.assertEqual(old.why, RULES_T1["tests.failed"])
 
@@ -213,7 +218,7 @@ class Audit(unittest.TestCase):
 
     def test_an_unknown_table_is_refused(self):
         receipt = self.receipt("t2")
-        receipt["facts"] = dict(receipt["facts"], table="t10")
+        receipt["facts"] = dict(receipt["facts"], table="t11")
         self.assertIn("does not know", facts_differences(receipt, self.TURNS)[0])
 
     def test_an_answers_file_re_derives_by_the_table_its_header_names(self):
@@ -228,7 +233,7 @@ class Audit(unittest.TestCase):
         self.assertNotEqual(facts_record_differences(
             [item], {"facts_table": "t2"}, {"i1": t1_record}), [])
         self.assertIn("does not know", facts_record_differences(
-            [item], {"facts_table": "t10"}, {"i1": t1_record})[0])
+            [item], {"facts_table": "t11"}, {"i1": t1_record})[0])
 
     def test_a_live_record_names_the_current_table(self):
         record = facts_record(None)
@@ -263,7 +268,7 @@ class TableT3(unittest.TestCase):
         log = reading_t2.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim), version="t3"),
                          decide(claim, self.PUSH, version="t3"))
-        log = reading_t8.read_events(self.PUSH)
+        log = reading_t10.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim)),
                          decide(claim, self.PUSH))
 
@@ -518,6 +523,31 @@ class TableT9(_LaterTable, unittest.TestCase):
         # as recorded; an answer is one the case's right answer allows, or none, except the
         # ones marked open: t8's answers too, left as they are.
         self.assert_attacks_answered("attack-t9.json", "t9", "t8", at_least=400, open_at_most=23)
+
+
+class TableT10(_LaterTable, unittest.TestCase):
+    """Table t10's readings, probed both ways in facts/probes_t10.py."""
+
+    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t10", "t9", "probes_t9", 6
+
+    def test_the_attacks_on_t9_are_answered_as_t9_answers_or_more_carefully(self):
+        # t10 answers every attack case on t9 as t9 does, or leaves it to the models, or
+        # gives the answer the case's right answer allows.
+        for case in _attack_cases("attack-t9.json"):
+            turns = _case_turns(case)
+            got = _rule_of(decide(case["claim"], turns, version="t10"))
+            before = _rule_of(decide(case["claim"], turns, version="t9"))
+            with self.subTest(case["name"]):
+                if got != before and got[0] is not None:
+                    allowed = {p.strip().lower() for p in
+                               case["right"].replace(" or ", "/").split("/")}
+                    self.assertIn(got[0], allowed)
+
+    def test_a_windows_program_is_read_by_its_plain_name(self):
+        self.assertEqual(reading_t10.plain_programs("npm.cmd run build && python.exe -m pytest"),
+                         "npm run build && python -m pytest")
+        self.assertEqual(reading_t10.plain_programs(r"C:\nodejs\npm.cmd test; ./build.bat"),
+                         r"C:\nodejs\npm.cmd test; ./build.bat")
 
 
 if __name__ == "__main__":
