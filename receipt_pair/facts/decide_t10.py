@@ -6,23 +6,26 @@ docs/facts.md says each reading with examples.
   passes") is read as t10 reads the log: the program's plain name.
 - A claim of how many of the tests passed ("212 of the 215 tests passed") is `shown` by
   the latest run of the tests where it printed exactly those counts (that many passed,
-  that many in all) and nothing the claim does not say (no skipped test to account for);
-  never `contradicted` by the failures it counts, which it admits. Any other answer to it
-  is the models'.
+  that many in all) and nothing the claim does not say (no skipped test to account for),
+  ran in place (no `cd`, no `git stash`, no container, no stop at the first failures) and
+  nothing it could use was edited after it; never `contradicted` by the failures it counts,
+  which it admits. Any other answer to it is the models'.
 - A claim of two things ("Confirmed the app runs headless and the unit tests pass", "The
   site was built and the artifact was uploaded") is not `shown` by the one the facts read
   where the other says an action or a state the facts do not read (it runs, was uploaded,
   was generated, completed, fixed, verified): that part is the models' to read.
-- A failure is no longer the latest word on the tests where a later run of them, masked
-  (`| tail`, `|| true`), printed its runner's count with none failed and was the last run:
-  the claim that they pass is `not shown` (the mask hides how that run ended), not
-  `contradicted`.
+- A failure is no longer the latest word on the tests where the last run, masked (`| tail`,
+  `|| true`), ran the same suite in place (the failing run's own command, or a suite whose
+  earlier whole run the failing run narrowed), printed its runner's count with none failed
+  and at least as many tests as the run it supersedes: "all tests pass" is then `not shown`
+  (the mask hides how that run ended), not `contradicted`. Every suite whose last run failed
+  must be so superseded.
 """
 
 import re
 
-from . import decide_t9, events as ev
-from .decision import CONTRADICTED, SHOWN, Decision, not_shown
+from . import decide_t8, decide_t9, events as ev
+from .decision import CONTRADICTED, SHOWN, Decision, edited_after, not_shown
 from .reading_t10 import plain_programs
 from ..patterns import lazy
 
@@ -30,9 +33,15 @@ VERSION = "t10"
 
 # The joints of a claim of two things, and the words of an outcome the other thing claims.
 _JOINT = lazy(r"\band\b|;")
-_OUTCOME = lazy(r"\b(?:runs|running|started|uploaded|(?:re)?generated|created|completed|deployed|"
-                r"released|published|fixed|implemented|updated|added|removed|verified|"
-                r"confirmed|resolved|migrated|configured|refactored|wrote|written)\b", re.I)
+_OUTCOME = lazy(r"\b(?:runs|running|starts?|started|starting|boots?|booted|booting|uploaded|"
+                r"(?:re)?generated|created|completed|deployed|released|published|fixed|"
+                r"implemented|updated|added|removed|verified|confirmed|resolved|migrated|"
+                r"configured|refactored|wrote|written|returns?|returned|renders?|rendered|"
+                r"loads?|loaded|responds?|responded|serves?|served|listens?|listening|"
+                r"handles?|handled|applies|applied|gone)\b", re.I)
+# A run that stops at its first failures, or runs elsewhere: its counts are not the suite's.
+_NOT_THE_SUITE = lazy(r"--maxfail\b|(?:^|\s)(?:-x|--exitfirst|--bail|--fail-fast|-failfast|-ff)"
+                      r"(?:\s|=|$)|\b(?:docker|podman|ssh|kubectl)\b")
 # "212 of the 215 tests passed", "41 out of 43 unit tests pass".
 _OF_TOTAL = lazy(r"^\W*(?P<n>\d{1,6})\s+(?:of|out\s+of)\s+(?:the\s+|all\s+)?(?P<total>\d{1,6})"
                  r"\s+(?:[\w-]+\s+)?tests?\s+(?:passed|pass|passing|succeeded)\W*$", re.I)
@@ -77,7 +86,9 @@ def _of_total(found, decision, log):
             decision.event.counts is None:
         return None
     event = decision.event
-    if event is not log.of(ev.TESTS)[-1] or event.status_is == "masked":
+    if event is not log.of(ev.TESTS)[-1] or event.status_is == "masked" or \
+            decide_t8.moved(log, event) or edited_after(log, event) is not None or \
+            _NOT_THE_SUITE.search(event.command):
         return None
     passed, failed, skipped = event.counts
     if passed != int(found.group("n")) or passed + failed != int(found.group("total")) or \
@@ -87,13 +98,44 @@ def _of_total(found, decision, log):
 
 
 def _masked_pass_after(decision, log):
-    """The last test run, where it came after the failure, was masked and printed its
-    runner's count with none failed; else None."""
+    """The last test run, where it came after the failure, was masked, ran in place,
+    printed its runner's count with none failed and supersedes the last failing run of
+    every suite; else None."""
     runs = [e for e in log.of(ev.TESTS) if e.outcome != ev.ECHO]
     if not runs or runs[-1].turn <= decision.turn:
         return None
     last = runs[-1]
     if last.outcome != ev.MASKED or last.counts is None or last.counts[1] or \
-            not last.counts[0]:
+            not last.counts[0] or last.key.startswith("output:"):
+        return None
+    before = runs[:-1]
+    latest = {e.key: e for e in before}  # each suite's last run before it
+    failing = [e for e in latest.values() if e.outcome in (ev.FAILED, ev.MASKED) and
+               (e.outcome == ev.FAILED or (e.counts and e.counts[1]))]
+    if not failing or not all(_supersedes(last, e, before) and _same_place(last, e, log)
+                              for e in failing):
         return None
     return last
+
+
+def _same_place(last, failed, log):
+    """True if both runs ran in the same folder: the one each line names (`cd app &&
+    ...`), or, where neither names one, the log's own with no move before the last."""
+    here, there = dict(last.detail).get("place"), dict(failed.detail).get("place")
+    if here or there:
+        return here == there
+    return not decide_t8.moved(log, last)
+
+
+def _total(event):
+    return sum(event.counts) if event.counts else 0
+
+
+def _supersedes(last, failed, before):
+    """True if `last` reran the suite of the run that `failed`: the same command, with as
+    many tests, or the suite whose earlier whole run `failed` narrowed."""
+    if failed.key == last.key:
+        return _total(last) >= _total(failed)
+    whole = [e for e in before if e.key == last.key and e.turn < failed.turn and e.counts]
+    return bool(whole) and _total(last) >= _total(whole[-1]) and (
+        failed.counts is None or _total(failed) < _total(whole[-1]))

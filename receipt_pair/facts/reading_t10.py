@@ -5,11 +5,14 @@ showed it read wrongly.
   `gradlew.bat test` run npm, Python and Gradle as their plain names do (t8 read them as
   programs it did not know). Only the names of programs below, and only where the name
   stands alone (`C:\\nodejs\\npm.cmd` and `./build.bat` are left as they are).
-- The files a patch tool names in its own headers are the files it changed, where t8 read
-  none: `*** Add File: notes.md`, `*** Update File: src/app.py` (OpenCode's and Codex's
-  `apply_patch`, as JSON or as text), and the `M /path` lines Codex writes before a patch.
-  So an edit of a document after a run no longer makes the run stale as an edit of
-  unknown files did.
+- A patch tool's edit whose own headers name only documents is an edit of those documents,
+  where t8 read no file (an edit of anything): `*** Add File: report.md`, `*** Update File:
+  README.md` (OpenCode's and Codex's `apply_patch`, as JSON or as text, headers indented or
+  not) and the `M path` lines Codex writes before a patch. A document here is a Markdown,
+  reStructuredText or AsciiDoc file in no folder a build or a test may read it from (`docs/`,
+  `content/`, `tests/`, `fixtures/`, ...), named by no run of the log, in a log where no run
+  reads documents as tests (`doctest`). Any other file named, a patch in another shape
+  (`--- a/`, `diff --git`), or no header read, leaves the edit as t8 read it.
 """
 
 import re
@@ -25,9 +28,17 @@ _PROGRAMS = ("npm|npx|pnpm|yarn|node|python3?|py|pip3?|git|go|cargo|dotnet|mvnw?
 _WINDOWS = lazy(rf"(?<![\w.\\/:-])({_PROGRAMS})\.(?:cmd|exe|bat)(?=[\s\"';|&)]|$)", re.I)
 # A patch tool's own header naming a file (the patch format of OpenCode's and Codex's
 # apply_patch), and the lines Codex's rendering writes before a patch (`M /path`).
-_PATCH_HEADER = lazy(r"^\*\*\* (?:Add|Update|Delete) File:\s*(\S.*?)\s*$|^\*\*\* Move to:\s*"
-                     r"(\S.*?)\s*$", re.M)
-_CODEX_FILE = lazy(r"^[MAD] (/\S.*?)\s*$", re.M)
+_PATCH_HEADER = lazy(r"^\s*\*\*\* (?:Add|Update|Delete) File:\s*(\S.*?)\s*$|^\s*\*\*\* Move "
+                     r"to:\s*(\S.*?)\s*$", re.M)
+_CODEX_FILE = lazy(r"^\s*[MAD] (\S.*?)\s*$", re.M)
+# A patch of another shape inside the input: its files are not all in headers t10 reads.
+_OTHER_PATCH = lazy(r"^\s*(?:\+\+\+ |--- |diff --git |Index: )", re.M)
+# A document no build or test reads: Markdown, reStructuredText, AsciiDoc, in no folder of
+# a site, of docs, of tests or of their data.
+_DOCUMENT = lazy(r"\.(?:md|markdown|rst|adoc)$", re.I)
+_READ_FOLDER = lazy(r"(?:^|[/\\])(?:docs?|content|site|pages|posts|blog|templates?|tests?|spec|"
+                    r"fixtures?|golden|testdata|snapshots|__snapshots__|locales?|i18n|src|lib|"
+                    r"app|packages)[/\\]", re.I)
 
 
 @dataclass
@@ -54,17 +65,29 @@ def read_events(turns):
 
 
 def _patched(event, log):
-    """An edit tool's event with the files its patch's headers name, where t8 read none."""
+    """An edit tool's event with the documents its patch's headers name, where t8 read no
+    file and they are all the patch names."""
     if not event.objects or not all(o.startswith("{") or o == "*" for o in event.objects):
         return event
     command = log.commands[event.turn]
     value = files.tool_input(command)
-    if value is not None:
-        text = "\n".join(v for v in value.values() if isinstance(v, str))
-        paths = [a or b for a, b in _PATCH_HEADER.findall(text)]
-    else:
-        paths = [a or b for a, b in _PATCH_HEADER.findall(command)]
-        if command.split(None, 1)[:1] == ["apply_patch"]:
-            paths += _CODEX_FILE.findall(command)
-    paths = list(dict.fromkeys(p for p in paths if p))
-    return replace(event, objects=tuple(paths)) if paths else event
+    text = "\n".join(v for v in value.values() if isinstance(v, str)) if value else command
+    if _OTHER_PATCH.search(text):
+        return event
+    paths = [a or b for a, b in _PATCH_HEADER.findall(text)]
+    if value is None and command.split(None, 1)[:1] == ["apply_patch"]:
+        paths += _CODEX_FILE.findall(text)
+    paths = list(dict.fromkeys(p.strip("'\"") for p in paths if p))
+    if not paths or not all(_read_by_nothing(p, log) for p in paths):
+        return event
+    return replace(event, objects=tuple(paths))
+
+
+def _read_by_nothing(path, log):
+    """True if `path` is a document no build or test of the log may read."""
+    if not _DOCUMENT.search(path) or _READ_FOLDER.search(path):
+        return False
+    name = re.split(r"[/\\]", path)[-1].lower()
+    edits = {e.turn for e in log.events if e.family == EDIT}
+    return not any(name in c.lower() or "doctest" in c.lower()
+                   for turn, c in enumerate(log.commands) if turn not in edits)
