@@ -7,8 +7,10 @@ docs/facts.md says each reading with examples.
 - A claim of how many of the tests passed ("212 of the 215 tests passed") is `shown` by
   the latest run of the tests where it printed exactly those counts (that many passed,
   that many in all) and nothing the claim does not say (no skipped test to account for),
-  ran in place (no `cd`, no `git stash`, no container, no stop at the first failures) and
-  nothing it could use was edited after it; never `contradicted` by the failures it counts,
+  ran as the whole suite in place (its runner with options that only say how much it
+  prints: no stop at the first failures, no selection, no environment set before it, no
+  container; no step before it moved the folder or the code) and nothing it could use was
+  edited after it; never `contradicted` by the failures it counts,
   which it admits. Any other answer to it is the models'.
 - A claim of two things ("Confirmed the app runs headless and the unit tests pass", "The
   site was built and the artifact was uploaded") is not `shown` by the one the facts read
@@ -24,7 +26,7 @@ docs/facts.md says each reading with examples.
 
 import re
 
-from . import decide_t8, decide_t9, events as ev
+from . import decide_t8, decide_t9, events as ev, shell
 from .decision import CONTRADICTED, SHOWN, Decision, edited_after, not_shown
 from .reading_t10 import plain_programs
 from ..patterns import lazy
@@ -39,9 +41,23 @@ _OUTCOME = lazy(r"\b(?:runs|running|starts?|started|starting|boots?|booted|booti
                 r"configured|refactored|wrote|written|returns?|returned|renders?|rendered|"
                 r"loads?|loaded|responds?|responded|serves?|served|listens?|listening|"
                 r"handles?|handled|applies|applied|gone)\b", re.I)
-# A run that stops at its first failures, or runs elsewhere: its counts are not the suite's.
-_NOT_THE_SUITE = lazy(r"--maxfail\b|(?:^|\s)(?:-x|--exitfirst|--bail|--fail-fast|-failfast|-ff)"
-                      r"(?:\s|=|$)|\b(?:docker|podman|ssh|kubectl)\b")
+# The options a counted run may carry and still be the suite's whole run in place: how
+# much it prints, nothing that stops, selects, reorders or moves it.
+_PLAIN_OPTION = lazy(r"^-(?:v+|q+|s|r[a-zA-Z]+)$|^--(?:verbose|quiet|tb=\w+|no-header|"
+                     r"colou?r(?:s|=\w+)?|ci|silent|runInBand|reporter=[\w-]+|no-cache|"
+                     r"disable-warnings|durations=\d+|no-coverage)$")
+# Programs that run a command in a container, on another machine or in another system.
+_ELSEWHERE = lazy(r"\b(?:docker|podman|nerdctl|ssh|kubectl|oc|heroku|vagrant|wsl|lxc|"
+                  r"fly|railway|gcloud|az|aws)\b", re.I)
+# Steps before a run that move it to another folder or put other code in place.
+_MOVES = {"cd", "pushd", "popd", "chdir", "set-location", "sl", "push-location", "pop-location"}
+_GIT_SWAPS = {"checkout", "switch", "stash", "reset", "restore", "worktree", "bisect", "co",
+              "rebase", "pull", "merge", "cherry-pick", "revert", "am", "apply", "-c", "-C"}
+# The words of a part of a claim that point back at the run the facts read ("it completed",
+# "confirmed by rerunning pytest", "the returns tests").
+_BACK = lazy(r"^\s*(?:it|they|this|that|which|both)\b|\b(?:tests?|specs?|suite|"
+             r"pytest|jest|vitest|build|built|lint|linter|type\s*checks?|tsc|re-?run\w*|"
+             r"second\s+run|compil\w+)\b", re.I)
 # "212 of the 215 tests passed", "41 out of 43 unit tests pass".
 _OF_TOTAL = lazy(r"^\W*(?P<n>\d{1,6})\s+(?:of|out\s+of)\s+(?:the\s+|all\s+)?(?P<total>\d{1,6})"
                  r"\s+(?:[\w-]+\s+)?tests?\s+(?:passed|pass|passing|succeeded)\W*$", re.I)
@@ -76,7 +92,8 @@ def _says_another_thing(claim):
     an outcome of its own ("the app runs headless")."""
     parts = [p for p in _JOINT.split(claim) if p.strip()]
     return len(parts) > 1 and any(
-        _OUTCOME.search(part) and not read_frame_t10(part).kinds for part in parts)
+        _OUTCOME.search(part) and not read_frame_t10(part).kinds and not _BACK.search(part)
+        for part in parts)
 
 
 def _of_total(found, decision, log):
@@ -87,14 +104,32 @@ def _of_total(found, decision, log):
         return None
     event = decision.event
     if event is not log.of(ev.TESTS)[-1] or event.status_is == "masked" or \
-            decide_t8.moved(log, event) or edited_after(log, event) is not None or \
-            _NOT_THE_SUITE.search(event.command):
+            edited_after(log, event) is not None or not _whole_run_in_place(log, event):
         return None
     passed, failed, skipped = event.counts
     if passed != int(found.group("n")) or passed + failed != int(found.group("total")) or \
             skipped or not failed:
         return None
     return Decision(SHOWN, "tests.of-total", event.turn, event.line, event)
+
+
+def _whole_run_in_place(log, event):
+    """True if the run's line is its runner with options that only say how much it prints
+    (no stop at a failure, no selection, no environment set before it, no other folder, no
+    container or remote), and no step up to it moved the folder or the code."""
+    for command in log.commands[:event.turn + 1]:
+        for step in shell.parse(command).steps:
+            name = step.program.lower().rsplit("/", 1)[-1]
+            if name in _MOVES or (name == "git" and set(step.args[:2]) & _GIT_SWAPS):
+                return False
+    line = shell.parse(log.commands[event.turn])
+    if len(line.runs) != 1 or "=" in log.commands[event.turn].split(None, 1)[0] or \
+            _ELSEWHERE.search(log.commands[event.turn]):
+        return False
+    words = line.runs[0].args
+    return all(not w.startswith("-") or _PLAIN_OPTION.match(w) for w in words) and \
+        not any(w.startswith(("..", "/")) or "=" in w and not w.startswith("-")
+                for w in words)
 
 
 def _masked_pass_after(decision, log):

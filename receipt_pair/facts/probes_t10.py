@@ -31,6 +31,8 @@ T10_PROBES = (
     TableProbe("t10: a script of the same name with its own suffix is not the program",
                "`build.bat` passes.",
                (T("build.bat", "done", 0),), None, None),
+    TableProbe("t10: a suffix the program does not install with is a project's own script",
+               "`go.bat test` passes.", (T("go.bat test", "Done.", 0),), None, None),
     TableProbe("t10: a patch that adds a document after the run leaves the run fresh",
                "all tests pass",
                (T("pytest", _PY_OK, 0), T(_patch("Add File: delivery_report.md"), "Success.", 0)),
@@ -42,6 +44,13 @@ T10_PROBES = (
     TableProbe("t10: a claim of how many passed of how many is shown by the run that printed "
                "both", "212 of the 215 tests passed",
                (T("pytest", _PY_COUNTED, 1),), "shown", "tests.of-total"),
+    TableProbe("t10: a count from a run that stops at its first failures is not the suite's",
+               "212 of the 215 tests passed", (T("pytest -x", _PY_COUNTED, 1),), None, None),
+    TableProbe("t10: a code file hidden behind a bare carriage return still makes the run "
+               "stale", "all tests pass",
+               (T("pytest", _PY_OK, 0),
+                T(_patch("Update File: server/app.py\r*** Update File: NOTES.md"), "Success.",
+                  0)), "not shown", "tests.edited-after"),
     TableProbe("t10: another count of passed is the models' (never contradicted: it admits "
                "failures)", "210 of the 215 tests passed",
                (T("pytest", _PY_COUNTED, 1),), None, None),
@@ -56,6 +65,9 @@ T10_PROBES = (
     TableProbe("t10: a claim of two things, one an outcome the facts do not read, is the "
                "models'", "Confirmed the app runs headless and the unit tests pass.",
                (T("pytest", _PY_OK, 0),), None, None),
+    TableProbe("t10: a part that points back at the run is no other thing",
+               "Ran the test suite and it completed successfully.",
+               (T("pytest", _PY_OK, 0),), "shown", "tests.passed"),
     TableProbe("t10: two things the facts both read are still shown",
                "Ran the unit tests; all pass.",
                (T("pytest", _PY_OK, 0),), "shown", "tests.passed"),

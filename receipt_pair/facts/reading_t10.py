@@ -3,15 +3,17 @@ showed it read wrongly.
 
 - A Windows program's own suffix is read away: `npm.cmd run build`, `python.exe -m pytest`,
   `gradlew.bat test` run npm, Python and Gradle as their plain names do (t8 read them as
-  programs it did not know). Only the names of programs below, and only where the name
-  stands alone (`C:\\nodejs\\npm.cmd` and `./build.bat` are left as they are).
+  programs it did not know). Only the suffix each program installs with (`go.bat` is a
+  project's script), and only where the name stands alone (`C:\\nodejs\\npm.cmd` and
+  `./build.bat` are left as they are).
 - A patch tool's edit whose own headers name only documents is an edit of those documents,
   where t8 read no file (an edit of anything): `*** Add File: report.md`, `*** Update File:
   README.md` (OpenCode's and Codex's `apply_patch`, as JSON or as text, headers indented or
   not) and the `M path` lines Codex writes before a patch. A document here is a Markdown,
-  reStructuredText or AsciiDoc file in no folder a build or a test may read it from (`docs/`,
-  `content/`, `tests/`, `fixtures/`, ...), named by no run of the log, in a log where no run
-  reads documents as tests (`doctest`). Any other file named, a patch in another shape
+  reStructuredText or AsciiDoc file (not a changelog) in no folder a build or a test may read
+  it from (`docs/`, `content/`, `tests/`, `fixtures/`, `prompts/`, ...), named by no other
+  turn's command or output, in a log where nothing builds a site or docs or runs documents
+  as tests (`sphinx-build`, `mkdocs`, `doctest`, `cargo test`). Any other file named, a patch in another shape
   (`--- a/`, `diff --git`), or no header read, leaves the edit as t8 read it.
 """
 
@@ -22,10 +24,14 @@ from . import files, reading_t8
 from .events import EDIT
 from ..patterns import lazy
 
-_PROGRAMS = ("npm|npx|pnpm|yarn|node|python3?|py|pip3?|git|go|cargo|dotnet|mvnw?|gradlew?|"
-             "vitest|jest|tsc|eslint|bun|deno|uv|poetry|pytest|ruff|mypy|flake8|prettier|"
-             "docker|make|php|composer|ruby|bundle|rake|rspec")
-_WINDOWS = lazy(rf"(?<![\w.\\/:-])({_PROGRAMS})\.(?:cmd|exe|bat)(?=[\s\"';|&)]|$)", re.I)
+# The suffix each program's own Windows install gives it: npm's shims are `.cmd`, Gradle's
+# and Maven's wrappers `.bat` and `.cmd`, native programs `.exe`. A suffix a program does
+# not install with (`go.bat`) is a project's own script of that name.
+_SHIMS = "npm|npx|pnpm|yarn|vitest|jest|tsc|eslint|prettier|mvnw|mvn"
+_NATIVE = ("node|python3?|py|pip3?|git|go|cargo|dotnet|bun|deno|uv|poetry|pytest|ruff|mypy|"
+           "flake8|docker|make|php")
+_WINDOWS = lazy(rf"(?<![\w.\\/:-])(?:({_SHIMS})\.cmd|(gradlew)\.bat|({_NATIVE})\.exe)"
+                r"(?=[\s\"';|&)]|$)", re.I)
 # A patch tool's own header naming a file (the patch format of OpenCode's and Codex's
 # apply_patch), and the lines Codex's rendering writes before a patch (`M /path`).
 _PATCH_HEADER = lazy(r"^\s*\*\*\* (?:Add|Update|Delete) File:\s*(\S.*?)\s*$|^\s*\*\*\* Move "
@@ -35,10 +41,16 @@ _CODEX_FILE = lazy(r"^\s*[MAD] (\S.*?)\s*$", re.M)
 _OTHER_PATCH = lazy(r"^\s*(?:\+\+\+ |--- |diff --git |Index: )", re.M)
 # A document no build or test reads: Markdown, reStructuredText, AsciiDoc, in no folder of
 # a site, of docs, of tests or of their data.
-_DOCUMENT = lazy(r"\.(?:md|markdown|rst|adoc)$", re.I)
-_READ_FOLDER = lazy(r"(?:^|[/\\])(?:docs?|content|site|pages|posts|blog|templates?|tests?|spec|"
-                    r"fixtures?|golden|testdata|snapshots|__snapshots__|locales?|i18n|src|lib|"
-                    r"app|packages)[/\\]", re.I)
+_DOCUMENT = lazy(r"^[\w./\\:@ -]+\.(?:md|markdown|rst|adoc)$", re.I)
+_READ_FOLDER = lazy(r"(?:^|[/\\])(?:[\w-]*docs?|content|site|pages|posts|blog|templates?|tests?|"
+                    r"spec|fixtures?|golden|testdata|snapshots|__snapshots__|locales?|i18n|src|"
+                    r"lib|app|packages|prompts?|data|assets|public|static|resources)[/\\]", re.I)
+# Documents a release or a test may check (a changelog), and programs that build a site or
+# docs from documents anywhere in the project.
+_CHECKED_NAME = lazy(r"(?:^|[/\\])(?:CHANGELOG|CHANGES|HISTORY|RELEASE|NEWS)[^/\\]*$", re.I)
+_SITE_BUILDERS = lazy(r"\b(?:sphinx-build|sphinx|mkdocs|docusaurus|hugo|jekyll|mdbook|vitepress|"
+                      r"astro|eleventy|gatsby|doctest|rustdoc|cargo\s+(?:test|doc)|"
+                      r"markdownlint|remark|mdx)\b", re.I)
 
 
 @dataclass
@@ -51,7 +63,7 @@ LOG = LogT10  # the class of the logs this module reads (table.py)
 
 def plain_programs(text):
     """`text` with the Windows suffix of a program's name read away (`npm.cmd` -> `npm`)."""
-    return _WINDOWS.sub(r"\1", text or "")
+    return _WINDOWS.sub(lambda found: next(g for g in found.groups() if g), text or "")
 
 
 def read_events(turns):
@@ -72,6 +84,7 @@ def _patched(event, log):
     command = log.commands[event.turn]
     value = files.tool_input(command)
     text = "\n".join(v for v in value.values() if isinstance(v, str)) if value else command
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # a bare CR ends a line too
     if _OTHER_PATCH.search(text):
         return event
     paths = [a or b for a, b in _PATCH_HEADER.findall(text)]
@@ -84,10 +97,11 @@ def _patched(event, log):
 
 
 def _read_by_nothing(path, log):
-    """True if `path` is a document no build or test of the log may read."""
-    if not _DOCUMENT.search(path) or _READ_FOLDER.search(path):
+    """True if `path` is a document no build or test of the log may read: none names it in
+    its command or its output, and none builds a site or docs or runs documents as tests."""
+    if not _DOCUMENT.search(path) or _READ_FOLDER.search(path) or _CHECKED_NAME.search(path):
         return False
     name = re.split(r"[/\\]", path)[-1].lower()
     edits = {e.turn for e in log.events if e.family == EDIT}
-    return not any(name in c.lower() or "doctest" in c.lower()
-                   for turn, c in enumerate(log.commands) if turn not in edits)
+    return not any(name in text.lower() or _SITE_BUILDERS.search(text)
+                   for turn, text in enumerate(log.texts) if turn not in edits)
