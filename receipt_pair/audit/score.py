@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 from ..errors import MismatchError
 from ..answers import CONTRADICTED, NOT_SHOWN, SHOWN
-from ..check.rules import DEFAULT_RULE, RULES, combine_answers, held
+from ..check.rules import RULES, SCORED_RULE, combine_answers, held
 
 if TYPE_CHECKING:  # names for annotations alone: nothing more is loaded
     from ..logs.items import Item
@@ -133,8 +133,8 @@ ANSWER = "answer"
 # And the facts with the default rule or model A in their place where only the facts may
 # contradict: a model's `contradicted` counts as `not shown` ("nc"), as the hook's
 # `--contradicted block-facts` holds only the facts' contradictions against an agent.
-NO_MODEL_CONTRADICTIONS = (DEFAULT_RULE.upper(), "A")
-FACT_ARMS = ("facts", ANSWER) + tuple(f"F+{arm}" for arm in ARMS if arm != DEFAULT_RULE.upper()) \
+NO_MODEL_CONTRADICTIONS = (SCORED_RULE.upper(), "A")
+FACT_ARMS = ("facts", ANSWER) + tuple(f"F+{arm}" for arm in ARMS if arm != SCORED_RULE.upper()) \
     + tuple(f"F+{arm}nc" for arm in NO_MODEL_CONTRADICTIONS)
 
 
@@ -144,9 +144,9 @@ def facts_arms(items, answers, facts):
         return {}
     decided = {item.id: (facts.get(item.id) or {}).get("answer") for item in items}
     out = {"facts": {i: a or NOT_SHOWN for i, a in decided.items()},
-           ANSWER: {i: a or answers[DEFAULT_RULE.upper()][i] for i, a in decided.items()}}
+           ANSWER: {i: a or answers[SCORED_RULE.upper()][i] for i, a in decided.items()}}
     for arm in ARMS:
-        if arm != DEFAULT_RULE.upper():
+        if arm != SCORED_RULE.upper():
             out[f"F+{arm}"] = {i: a or answers[arm][i] for i, a in decided.items()}
     for arm in NO_MODEL_CONTRADICTIONS:
         out[f"F+{arm}nc"] = {i: a or held(answers[arm][i], "facts")

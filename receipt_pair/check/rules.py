@@ -26,7 +26,13 @@ TABLE = {
     (N, N): (N, N, N, N),
 }
 RULES = ("r1", "r2", "r3", "r4")
-DEFAULT_RULE = "r2"
+# The default rule: R3 since sealed run 12 chose the facts with R3 (F+R3), the only arm of
+# its candidates within issue 31's false shown and false contradicted targets.
+DEFAULT_RULE = "r3"
+# The rule of the arm "answer" every sealed run's design names as its baseline (runs 6 to
+# 12): R2, the default when they were designed. Scores re-derive with it, whatever the
+# default is now.
+SCORED_RULE = "r2"
 # Who may say `contradicted`: "any" (a model's checked answer, or the facts) or "facts"
 # (plain code only: a pair's `contradicted` counts as `not shown`, as the hook's
 # `--contradicted block-facts` holds only the facts' contradictions against an agent).

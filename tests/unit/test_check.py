@@ -39,14 +39,14 @@ class CheckCommand(TempDirTest):
         self.assertIn("check:   refused, quote_not_found", out)
         self.assertIn("reason:  git moved the branch", out)
 
-    def test_default_rule_needs_both(self):
+    def test_default_rule_is_r3_agree_or_not_shown(self):
         with FakeServer() as fake:
             fake.script("qa", GOOD)
             fake.script("qb", INVENTED)
             status, out, _ = cli(fake, "check", "--claim", CLAIM, "--log", LOG, "--json")
         data = json.loads(out)
         self.assertEqual(status, 0)
-        self.assertEqual((data["answer"], data["rule"]), ("not shown", "r2"))
+        self.assertEqual((data["answer"], data["rule"]), ("not shown", "r3"))
         self.assertEqual(data["quotes"], [])
         keys = {"model", "verdict", "turn", "quote", "answer", "code", "reason", "error"}
         for entry in data["models"]:

@@ -264,7 +264,7 @@ class Claims(CiTest):
                                              "--model-a", "qa", "--model-b", "qb",
                                              "--reader", "v6", "--models-only")
         self.assertEqual(status, 0, out + err)
-        self.assertIn("shown, models (r2)", out)
+        self.assertIn("shown, models (r3)", out)
 
     def test_a_log_outside_the_folder_is_never_read(self):
         os.symlink(os.path.join(EXAMPLES, "push-ok.json"), self.path("link.json"))

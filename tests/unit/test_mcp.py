@@ -362,7 +362,7 @@ class CheckClaim(TempDirTest):
         self.assertEqual(data["decided_by"], "facts")
         self.assertEqual(data["rule"], "push.updated")
         self.assertEqual(data["why"], "git reported the claimed branch updated on the remote")
-        self.assertEqual(data["pair_rule"], "r2")
+        self.assertEqual(data["pair_rule"], "r3")
         self.assertEqual(data["quotes"], [{"arm": "facts", "turn": "T3", "quote": LINE}])
         self.assertEqual(data["models"], [])
         self.assertEqual(data["log"]["name"], PUSH_OK)
@@ -395,7 +395,7 @@ class CheckClaim(TempDirTest):
                      rule="r1"), settings=settings)
         both, r1 = (reply["result"]["structuredContent"] for reply in replies[1:])
         self.assertEqual((both["answer"], both["decided_by"], both["rule"], both["why"]),
-                         ("shown", "models", "r2", None))
+                         ("shown", "models", "r3", None))
         self.assertEqual(both["reader"], "v6")
         self.assertEqual([(m["arm"], m["model"], m["answer"], m["code"], m["quote"])
                           for m in both["models"]],
