@@ -122,10 +122,10 @@ def _whole_run_in_place(log, event):
             name = step.program.lower().rsplit("/", 1)[-1]
             if name in _MOVES or (name == "git" and set(step.args[:2]) & _GIT_SWAPS):
                 return False
-    line = shell.parse(log.commands[event.turn])
-    if len(line.runs) != 1 or "=" in log.commands[event.turn].split(None, 1)[0] or \
-            _ELSEWHERE.search(log.commands[event.turn]):
-        return False
+    command = log.commands[event.turn]
+    line, first = shell.parse(command), command.split(None, 1)
+    if len(line.runs) != 1 or not first or "=" in first[0] or _ELSEWHERE.search(command):
+        return False  # a command of no words (a run read from its output alone) is none
     words = line.runs[0].args
     return all(not w.startswith("-") or _PLAIN_OPTION.match(w) for w in words) and \
         not any(w.startswith(("..", "/")) or "=" in w and not w.startswith("-")

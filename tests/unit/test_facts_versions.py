@@ -550,6 +550,14 @@ class TableT10(_LaterTable, unittest.TestCase):
         self.assert_attacks_answered("attack-t10.json", "t10", "t9", at_least=350,
                                      open_at_most=54)
 
+    def test_a_counted_run_read_from_its_output_alone_is_no_run_in_place(self):
+        # A command of no words (a line separator only) whose output holds a runner's
+        # counts: "N of M passed" is left to the models, never a traceback.
+        turns = [Turn("\u2028", "Tests: 3 failed, 212 passed, 215 totalpytest", 130),
+                 Turn("'export X=1;README.md\x00FAIL\n[", "*** Add File:", 1),
+                 Turn(" | tail -3--- 212 passed, 3 failed[|| true", "FAIL", 1)]
+        self.assertIsNone(decide("212 of the 215 tests passed", turns, version="t10"))
+
     def test_a_windows_program_is_read_by_its_plain_name(self):
         self.assertEqual(reading_t10.plain_programs("npm.cmd run build && python.exe -m pytest"),
                          "npm run build && python -m pytest")
