@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, replace
 
 from . import files, reading_t8
+from .decision import mentions
 from .events import EDIT
 from ..patterns import lazy
 
@@ -101,7 +102,6 @@ def _read_by_nothing(path, log):
     its command or its output, and none builds a site or docs or runs documents as tests."""
     if not _DOCUMENT.search(path) or _READ_FOLDER.search(path) or _CHECKED_NAME.search(path):
         return False
-    name = re.split(r"[/\\]", path)[-1].lower()
-    edits = {e.turn for e in log.events if e.family == EDIT}
-    return not any(name in text.lower() or _SITE_BUILDERS.search(text)
-                   for turn, text in enumerate(log.texts) if turn not in edits)
+    name = re.split(r"[/\\]", path)[-1]
+    return not mentions(log, re.compile(re.escape(name), re.I)) and \
+        not mentions(log, _SITE_BUILDERS)
