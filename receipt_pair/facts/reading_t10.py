@@ -67,11 +67,12 @@ def plain_programs(text):
     return _WINDOWS.sub(lambda found: next(g for g in found.groups() if g), text or "")
 
 
-def read_events(turns):
-    """The LogT10 of `turns` (Turns, oldest first)."""
+def read_events(turns, log_class=LogT10):
+    """The LogT10 of `turns` (Turns, oldest first); a later table's reading may give its own
+    `log_class` (a LogT10)."""
     turns = [replace(t, cmd=plain_programs(t.cmd)) if _WINDOWS.search(t.cmd or "") else t
              for t in turns]
-    log = reading_t8.read_events(turns, LogT10)
+    log = reading_t8.read_events(turns, log_class)
     log.events = [_patched(event, log) if event.family == EDIT else event
                   for event in log.events]
     return log

@@ -14,7 +14,7 @@ import unittest
 from receipt_pair.audit.facts import facts_differences, facts_record_differences
 from receipt_pair.check import agree
 from receipt_pair.facts import (decide_t2, languages, reading, reading_t2, reading_t4, reading_t8,
-                                reading_t10,
+                                reading_t10, reading_t11,
                                 reading_t5, reading_t6, reading_t7)
 from receipt_pair.facts.decision import RULES, RULES_T1, RULES_T2
 from receipt_pair.facts.frame import read_frame
@@ -90,9 +90,10 @@ class Versions(unittest.TestCase):
         self.assertIs(RULES, RULES_T1)
         self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
         self.assertEqual(fingerprint(), fingerprint(VERSION))
-        self.assertEqual(VERSION, "t10")
+        self.assertEqual(VERSION, "t11")
         self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9",
-                                    "t10"))
+                                    "t10", "t11"))
+        self.assertNotEqual(fingerprint("t11"), fingerprint("t10"))
         self.assertNotEqual(fingerprint("t10"), fingerprint("t9"))
         self.assertNotEqual(fingerprint("t9"), fingerprint("t8"))
         self.assertNotEqual(fingerprint("t7"), fingerprint("t6"))
@@ -107,7 +108,7 @@ class Versions(unittest.TestCase):
 
     def test_an_unknown_version_is_refused(self):
         with self.assertRaises(ValueError):
-            decide("the tests pass", [Turn("pytest", "12 passed in 0.1s", 0)], version="t11")
+            decide("the tests pass", [Turn("pytest", "12 passed in 0.1s", 0)], version="t12")
         with self.assertRaises(ValueError):
             fingerprint("t0")
 
@@ -138,6 +139,8 @@ class Versions(unittest.TestCase):
         log = reading_t8.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log, version="t9").rule, "tests.passed")
         log = reading_t10.read_events(turns)
+        self.assertEqual(decide("the tests pass", log=log, version="t10").rule, "tests.passed")
+        log = reading_t11.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log).rule, "tests.passed")
 
     def test_a_decision_says_its_table_and_its_words(self):
@@ -150,7 +153,7 @@ class Versions(unittest.TestCase):
         self.assertEqual(decide("I ran the tests", turns, version="t4").table, "t4")
         self.assertEqual(decide("I ran the tests", turns, version="t5").table, "t5")
         self.assertEqual(decide("I ran the tests", turns, version="t6").table, "t6")
-        self.assertEqual(decide("I ran the tests", turns).table, "t10")
+        self.assertEqual(decide("I ran the tests", turns).table, "t11")
         self.assertEqual(new.why, RULES_T2["tests.ran"])
         self.assertEqual(old.why, RULES_T1["tests.failed"])
 
@@ -218,7 +221,7 @@ class Audit(unittest.TestCase):
 
     def test_an_unknown_table_is_refused(self):
         receipt = self.receipt("t2")
-        receipt["facts"] = dict(receipt["facts"], table="t11")
+        receipt["facts"] = dict(receipt["facts"], table="t12")
         self.assertIn("does not know", facts_differences(receipt, self.TURNS)[0])
 
     def test_an_answers_file_re_derives_by_the_table_its_header_names(self):
@@ -233,7 +236,7 @@ class Audit(unittest.TestCase):
         self.assertNotEqual(facts_record_differences(
             [item], {"facts_table": "t2"}, {"i1": t1_record}), [])
         self.assertIn("does not know", facts_record_differences(
-            [item], {"facts_table": "t11"}, {"i1": t1_record})[0])
+            [item], {"facts_table": "t12"}, {"i1": t1_record})[0])
 
     def test_a_live_record_names_the_current_table(self):
         record = facts_record(None)
@@ -268,7 +271,7 @@ class TableT3(unittest.TestCase):
         log = reading_t2.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim), version="t3"),
                          decide(claim, self.PUSH, version="t3"))
-        log = reading_t10.read_events(self.PUSH)
+        log = reading_t11.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim)),
                          decide(claim, self.PUSH))
 
@@ -567,3 +570,22 @@ class TableT10(_LaterTable, unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TableT11(_LaterTable, unittest.TestCase):
+    """Table t11's readings, probed both ways in facts/probes_t11.py."""
+
+    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t11", "t10", "probes_t10", 6
+
+    def test_the_attacks_on_t10_are_answered_as_t10_answers_or_more_carefully(self):
+        # t11 answers every attack case on t10 as t10 does, or leaves it to the models, or
+        # gives the answer the case's right answer allows.
+        for case in _attack_cases("attack-t10.json"):
+            turns = _case_turns(case)
+            got = _rule_of(decide(case["claim"], turns, version="t11"))
+            before = _rule_of(decide(case["claim"], turns, version="t10"))
+            with self.subTest(case["name"]):
+                if got != before and got[0] is not None:
+                    allowed = {p.strip().lower() for p in
+                               case["right"].replace(" or ", "/").split("/")}
+                    self.assertIn(got[0], allowed)
