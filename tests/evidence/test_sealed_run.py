@@ -98,6 +98,29 @@ class SealedRun(TempDirTest):
         expected = "f2" if rows["f2"]["qualifies"] else "r1"
         self.assertEqual(choice["winner"], expected)
 
+    def test_run_13_holds_the_default_f_r3_as_its_baseline(self):
+        items = self.write("items.jsonl", make_items(3))
+        run = self.path("run")
+        with FakeServer() as fake:
+            fake.script("qa", *[by_reader] * 5)
+            fake.script("qb", *[by_reader] * 5)
+            done = self.step("design", run, "--items", f"one={items}", "--readers", "f2",
+                             "--chooser", "run-13", "--model-a", "qa", "--model-b", "qb",
+                             "--base-url", fake.base_url, "--choose", "run 13's rule")
+            self.assertEqual(done.returncode, 0, done.stderr)
+            done = self.step("answers", run)
+            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        for step in ("scores", "choose", "check"):
+            done = self.step(step, run)
+            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        with open(os.path.join(run, "choice.json")) as handle:
+            choice = json.load(handle)
+        arms = [row["arm"] for row in choice["candidates"]]
+        self.assertEqual((choice["baseline"], arms[0]), ("F+R3", "F+R3"))
+        self.assertEqual(set(arms), {"F+R3", "answer", "F+R4", "F+A", "F+R2nc", "F+Anc"})
+        self.assertIn(choice["winner"], arms)
+
+
 def by_reader(body):
     """A scripted reply in the shape of whichever reader asked: a label for a menu reader."""
     text = body["messages"][1]["content"]
