@@ -24,6 +24,7 @@ docs/facts.md says each with examples.
 import re
 
 from . import decide_t10, events as ev, shell
+from .reading_t11 import IMAGE_BUILDS
 from .decision import CONTRADICTED, SHOWN
 from ..patterns import lazy
 
@@ -50,7 +51,6 @@ task tasks step job run ran works worked clean cleanly without errors error warn
 """.split())
 _WORD = lazy(r"[A-Za-z][A-Za-z0-9_-]{3,}")
 # The image builds, and the words of a claim about one that name no image.
-_IMAGE_BUILDS = ("docker build", "docker buildx build", "docker compose build", "podman build")
 _IMAGE_WORDS = frozenset("""
 docker container oci image images for of named called the a an and new final two three four
 five six both all each every
@@ -114,9 +114,9 @@ def _another_image(claim, decision, log):
     ("the images", "both images") where one was built, or another image build of the log
     failed after all."""
     event = decision.event
-    if event is None or event.family != ev.BUILD or event.operation not in _IMAGE_BUILDS:
+    if event is None or event.family != ev.BUILD or event.operation not in IMAGE_BUILDS:
         return False
-    builds = [e for e in log.of(ev.BUILD) if e.operation in _IMAGE_BUILDS]
+    builds = [e for e in log.of(ev.BUILD) if e.operation in IMAGE_BUILDS]
     if any(e.outcome == ev.FAILED for e in builds) or (
             _SEVERAL.search(claim) and len({e.command for e in builds}) < 2):
         return True

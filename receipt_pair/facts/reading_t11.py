@@ -56,7 +56,7 @@ _STOPPABLE = (BUILD, LINT, TYPECHECK, PUSH, DEPLOY, INSTALL)
 _QUIET = {"-q", "--quiet", "--progress=quiet"}
 _REDIRECT = lazy(r"(?:^|\s)(?:\d?>>?|&>>?)")
 # The image builds BuildKit prints for.
-_IMAGE_BUILDS = ("docker build", "docker buildx build", "docker compose build",
+IMAGE_BUILDS = ("docker build", "docker buildx build", "docker compose build",
                  "podman build")
 _BUILD_WORDS = lazy(r"\b(?:docker|podman)(?:\s+buildx)?(?:\s+compose)?\s+build\b")
 
@@ -165,7 +165,7 @@ def _image_built(event, log):
     """An image build with no status of its own that t10 read as ending unknown, passed
     where BuildKit's own last steps say the image was written and none of its steps
     failed."""
-    if event.family != BUILD or event.operation not in _IMAGE_BUILDS or \
+    if event.family != BUILD or event.operation not in IMAGE_BUILDS or \
             event.outcome != UNKNOWN or event.status is not None or event.status_is != "own":
         return event
     command = log.commands[event.turn]

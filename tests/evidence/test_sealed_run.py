@@ -74,15 +74,17 @@ class SealedRun(TempDirTest):
         self.assertIn("already has a sealed design", done.stderr)
 
 
-    def test_run_5_chooses_among_independent_pairs_beside_r1(self):
+    def choose(self, chooser, readers, replies):
+        """Design, answer (scripted replies), score, choose and check a run of 3 items under
+        `chooser`; its choice.json."""
         items = self.write("items.jsonl", make_items(3))
         run = self.path("run")
         with FakeServer() as fake:
-            fake.script("qa", *[by_reader] * 10)
-            fake.script("qb", *[by_reader] * 10)
-            done = self.step("design", run, "--items", f"one={items}", "--readers", "r1,f2",
-                             "--chooser", "run-5", "--model-a", "qa", "--model-b", "qb",
-                             "--base-url", fake.base_url, "--choose", "run 5's rule")
+            fake.script("qa", *[by_reader] * replies)
+            fake.script("qb", *[by_reader] * replies)
+            done = self.step("design", run, "--items", f"one={items}", "--readers", readers,
+                             "--chooser", chooser, "--model-a", "qa", "--model-b", "qb",
+                             "--base-url", fake.base_url, "--choose", f"{chooser}'s rule")
             self.assertEqual(done.returncode, 0, done.stderr)
             done = self.step("answers", run)
             self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
@@ -90,7 +92,10 @@ class SealedRun(TempDirTest):
             done = self.step(step, run)
             self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         with open(os.path.join(run, "choice.json")) as handle:
-            choice = json.load(handle)
+            return json.load(handle)
+
+    def test_run_5_chooses_among_independent_pairs_beside_r1(self):
+        choice = self.choose("run-5", "r1,f2", 10)
         rows = {row["reader"]: row for row in choice["candidates"]}
         self.assertEqual(set(rows), {"r1", "f2"})
         self.assertFalse(rows["r1"]["qualifies"])  # the baseline is not a candidate
@@ -99,22 +104,7 @@ class SealedRun(TempDirTest):
         self.assertEqual(choice["winner"], expected)
 
     def test_run_13_holds_the_default_f_r3_as_its_baseline(self):
-        items = self.write("items.jsonl", make_items(3))
-        run = self.path("run")
-        with FakeServer() as fake:
-            fake.script("qa", *[by_reader] * 5)
-            fake.script("qb", *[by_reader] * 5)
-            done = self.step("design", run, "--items", f"one={items}", "--readers", "f2",
-                             "--chooser", "run-13", "--model-a", "qa", "--model-b", "qb",
-                             "--base-url", fake.base_url, "--choose", "run 13's rule")
-            self.assertEqual(done.returncode, 0, done.stderr)
-            done = self.step("answers", run)
-            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-        for step in ("scores", "choose", "check"):
-            done = self.step(step, run)
-            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-        with open(os.path.join(run, "choice.json")) as handle:
-            choice = json.load(handle)
+        choice = self.choose("run-13", "f2", 5)
         arms = [row["arm"] for row in choice["candidates"]]
         self.assertEqual((choice["baseline"], arms[0]), ("F+R3", "F+R3"))
         self.assertEqual(set(arms), {"F+R3", "answer", "F+R4", "F+A", "F+R2nc", "F+Anc"})
