@@ -90,9 +90,10 @@ class Versions(unittest.TestCase):
         self.assertIs(RULES, RULES_T1)
         self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
         self.assertEqual(fingerprint(), fingerprint(VERSION))
-        self.assertEqual(VERSION, "t11")
+        self.assertEqual(VERSION, "t12")
         self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9",
-                                    "t10", "t11"))
+                                    "t10", "t11", "t12"))
+        self.assertNotEqual(fingerprint("t12"), fingerprint("t11"))
         self.assertNotEqual(fingerprint("t11"), fingerprint("t10"))
         self.assertNotEqual(fingerprint("t10"), fingerprint("t9"))
         self.assertNotEqual(fingerprint("t9"), fingerprint("t8"))
@@ -108,7 +109,7 @@ class Versions(unittest.TestCase):
 
     def test_an_unknown_version_is_refused(self):
         with self.assertRaises(ValueError):
-            decide("the tests pass", [Turn("pytest", "12 passed in 0.1s", 0)], version="t12")
+            decide("the tests pass", [Turn("pytest", "12 passed in 0.1s", 0)], version="t99")
         with self.assertRaises(ValueError):
             fingerprint("t0")
 
@@ -153,7 +154,7 @@ class Versions(unittest.TestCase):
         self.assertEqual(decide("I ran the tests", turns, version="t4").table, "t4")
         self.assertEqual(decide("I ran the tests", turns, version="t5").table, "t5")
         self.assertEqual(decide("I ran the tests", turns, version="t6").table, "t6")
-        self.assertEqual(decide("I ran the tests", turns).table, "t11")
+        self.assertEqual(decide("I ran the tests", turns).table, "t12")
         self.assertEqual(new.why, RULES_T2["tests.ran"])
         self.assertEqual(old.why, RULES_T1["tests.failed"])
 
@@ -221,7 +222,7 @@ class Audit(unittest.TestCase):
 
     def test_an_unknown_table_is_refused(self):
         receipt = self.receipt("t2")
-        receipt["facts"] = dict(receipt["facts"], table="t12")
+        receipt["facts"] = dict(receipt["facts"], table="t99")
         self.assertIn("does not know", facts_differences(receipt, self.TURNS)[0])
 
     def test_an_answers_file_re_derives_by_the_table_its_header_names(self):
@@ -236,7 +237,7 @@ class Audit(unittest.TestCase):
         self.assertNotEqual(facts_record_differences(
             [item], {"facts_table": "t2"}, {"i1": t1_record}), [])
         self.assertIn("does not know", facts_record_differences(
-            [item], {"facts_table": "t12"}, {"i1": t1_record})[0])
+            [item], {"facts_table": "t99"}, {"i1": t1_record})[0])
 
     def test_a_live_record_names_the_current_table(self):
         record = facts_record(None)
@@ -568,10 +569,6 @@ class TableT10(_LaterTable, unittest.TestCase):
                          r"C:\nodejs\npm.cmd test; ./build.bat")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class TableT11(_LaterTable, unittest.TestCase):
     """Table t11's readings, probed both ways in facts/probes_t11.py."""
 
@@ -610,3 +607,44 @@ class TableT11(_LaterTable, unittest.TestCase):
                     allowed = {p.strip().lower() for p in
                                case["right"].replace(" or ", "/").split("/")}
                     self.assertIn(got[0], allowed)
+
+
+class TableT12(_LaterTable, unittest.TestCase):
+    """Table t12's readings, probed both ways in facts/probes_t12.py."""
+
+    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t12", "t11", "probes_t11", 10
+
+    def test_the_attacks_on_t11_are_answered_as_t11_answers_or_more_carefully(self):
+        # t12 answers every attack case on t11 as t11 does, or leaves it to the models, or
+        # gives the answer the case's right answer allows.
+        for case in _attack_cases("attack-t11.json"):
+            turns = _case_turns(case)
+            got = _rule_of(decide(case["claim"], turns, version="t12"))
+            before = _rule_of(decide(case["claim"], turns, version="t11"))
+            with self.subTest(case["name"]):
+                if got != before and got[0] is not None:
+                    allowed = {p.strip().lower() for p in
+                               case["right"].replace(" or ", "/").split("/")}
+                    self.assertIn(got[0], allowed)
+
+    def test_the_probes_it_supersedes_are_earlier_ones_it_answers_otherwise(self):
+        from receipt_pair.facts import probes_t9, probes_t12
+        earlier = {p.name: p for p in probes_t9.T9_PROBES}
+        for name in probes_t12.SUPERSEDED:
+            probe = earlier[name]
+            self.assertNotEqual(_rule_of(decide(probe.claim, list(probe.turns), version="t12")),
+                                (probe.answer, probe.rule))
+
+    def test_closed_forms_read_as_english_and_nothing_else(self):
+        from receipt_pair.facts.decide_t12 import in_english
+        self.assertEqual(in_english("\u2705 \u5df2\u6210\u529f\u63a8\u9001\uff01"), "pushed")
+        self.assertEqual(in_english("Git \ucee4\ubc0b & \ud478\uc2dc \uc644\ub8cc"),
+                         "committed and pushed")
+        for claim in ("\u672a\u63a8\u9001", "\u63a8\u9001\u5931\u8d25",
+                      "\u5c06\u63a8\u9001", "README \u5df2\u63a8\u9001",
+                      "\u90e8\u5206\u6d4b\u8bd5\u901a\u8fc7", "pushed?"):
+            self.assertEqual(in_english(claim), claim)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,129 @@
+"""Table t12's probes: every rule and reading t12 adds (decide_t12.py), a log where it must
+decide and a near one where it must decide otherwise or leave the claim to the models."""
+
+from .probe_kit import T, TableProbe
+
+_JENKINS_OK = "+ ./gradlew build\nBUILD SUCCESSFUL in 41s\n[Pipeline] End of Pipeline\n" \
+              "Finished: SUCCESS"
+_JENKINS_RED = "+ ./gradlew build\nFAILURE: Build failed with an exception.\n" \
+               "[Pipeline] End of Pipeline\nFinished: FAILURE"
+_GITLAB_OK = "$ kubectl apply -f k8s.yaml\ndeployment.apps/api configured\n" \
+             "Cleaning up project directory and file based variables\nJob succeeded"
+_GITLAB_RED = "$ ./gradlew test\nBUILD FAILED in 12s\n" \
+              "Cleaning up project directory and file based variables\n" \
+              "ERROR: Job failed: command terminated with exit code 1"
+_TRAVIS_OK = "The command \"pytest\" exited with 0.\n\nDone. Your build exited with 0."
+_VITEST_RED = " Test Files  1 failed | 197 passed (198)\n      Tests  3 failed | 2420 passed (2423)"
+_NPM_CI_RED = "npm error code EUSAGE\nnpm error `npm ci` can only install packages when your " \
+              "package.json and package-lock.json are in sync.\n\nadded 395 packages in 7s"
+_VITE_OK = "> web@1.0.0 build\n> vite build\n\n\u2713 built in 5.02s"
+_PUSHED = "To github.com:acme/web.git\n   3b2a6f1..9c41e07  main -> main"
+_PY_OK = "collected 12 items\n\n============================== 12 passed in 0.31s " \
+         "=============================="
+_PY_RED = "FAILED tests/test_api.py::test_login - AssertionError\n" \
+          "======================== 1 failed, 11 passed in 0.40s ========================"
+
+
+# Earlier probes whose answer t12 changes on purpose: the current table is not held to them
+# (their own table still is, in tests/unit/test_facts_versions.py).
+SUPERSEDED = (
+    # t9 took no job word that it passed as a receipt; t12 takes Jenkins' own last line,
+    # under the guards t9 keeps for its word that it failed (probed below both ways).
+    "t9: the job's Finished: SUCCESS is no receipt (a step may print any job's)",
+)
+
+T12_PROBES = (
+    TableProbe("t12: the job's Finished: SUCCESS, its last line, after a step that shows no "
+               "console, is the job's receipt", "the pipeline finished successfully",
+               (T("docker push app:latest", "latest: digest: sha256:af68 size: 2214", None),
+                T("End of Pipeline", "GitHub has been notified\n\nFinished: SUCCESS", None)),
+               "shown", "job.passed"),
+    TableProbe("t12: but not after a step that may print another job's console",
+               "the pipeline finished successfully",
+               (T("docker push app:latest", "latest: digest: sha256:af68 size: 2214", None),
+                T("gh run view 4242 --log", "GitHub has been notified\n\nFinished: SUCCESS",
+                  None)), None, None),
+    TableProbe("t12: a Jenkins job's own last word that it passed shows the job passed",
+               "the pipeline finished successfully",
+               (T("./gradlew build", _JENKINS_OK, None),), "shown", "job.passed"),
+    TableProbe("t12: but a job word a command of the log spells is no receipt",
+               "the pipeline finished successfully",
+               (T("echo 'Finished: SUCCESS'", "Finished: SUCCESS", None),), None, None),
+    TableProbe("t12: GitLab's own word that the job succeeded shows it, after kubectl apply",
+               "the job succeeded", (T("kubectl apply -f k8s.yaml", _GITLAB_OK, None),),
+               "shown", "job.passed"),
+    TableProbe("t12: but not after kubectl logs, which may show another job's console",
+               "the job succeeded", (T("kubectl logs job/deploy", _GITLAB_OK, None),),
+               None, None),
+    TableProbe("t12: GitLab's own word that the job failed contradicts it",
+               "the job succeeded", (T("./gradlew test", _GITLAB_RED, None),),
+               "contradicted", "job.failed"),
+    TableProbe("t12: a job the claim names whose name the log never says is the models'",
+               "the deploy job succeeded", (T("./gradlew test", _GITLAB_RED, None),),
+               None, None),
+    TableProbe("t12: a job the claim names and the log says is decided",
+               "the test job succeeded", (T("./gradlew test", _GITLAB_RED, None),),
+               "contradicted", "job.failed"),
+    TableProbe("t12: Travis CI's exit status 0 shows \"the build exited with 0\"",
+               "The Travis build exited with 0.", (T("pytest", _TRAVIS_OK, 0),),
+               "shown", "job.passed"),
+    TableProbe("t12: \"the build succeeded\" is the job's where Jenkins calls it a build",
+               "the build succeeded", (T("./gradlew build", _JENKINS_OK, None),),
+               "shown", "job.passed"),
+    TableProbe("t12: but not where GitLab's job word follows a build the log read as failed",
+               "the build succeeded", (T("./gradlew build", "BUILD FAILED in 3s\n"
+                                         "Job succeeded", None),), "contradicted",
+               "build.failed"),
+    TableProbe("t12: a closed form of a push in Chinese reads as \"pushed\"", "\u2705 "
+               "\u5df2\u6210\u529f\u63a8\u9001\uff01", (T("git push", _PUSHED, 0),),
+               "shown", "push.updated"),
+    TableProbe("t12: a Chinese claim that names a file stays the models'",
+               "README \u5df2\u6210\u529f\u63a8\u9001\uff01", (T("git push", _PUSHED, 0),),
+               None, None),
+    TableProbe("t12: \"all tests succeeded\" in Japanese is contradicted by a failing run",
+               "\u5168\u3066\u306e\u30c6\u30b9\u30c8\u304c\u6210\u529f\u3057\u307e\u3057\u305f"
+               "\u3002", (T("pytest", _PY_RED, 1),), "contradicted", "tests.failed"),
+    TableProbe("t12: and shown by a passing one",
+               "\u5168\u3066\u306e\u30c6\u30b9\u30c8\u304c\u6210\u529f\u3057\u307e\u3057\u305f"
+               "\u3002", (T("pytest", _PY_OK, 0),), "shown", "tests.passed"),
+    TableProbe("t12: a Korean \"build succeeded\" reads as the build", "\ube4c\ub4dc \uc131\uacf5",
+               (T("npm run build", _VITE_OK, 0),), "shown", "build.passed"),
+    TableProbe("t12: a count that admits failures, exactly the run's, is not contradicted",
+               "2420/2423 tests pass", (T("npx vitest run", _VITEST_RED, 1),), None, None),
+    TableProbe("t12: a count of all that the run did not pass is",
+               "2423/2423 tests pass", (T("npx vitest run", _VITEST_RED, 1),),
+               "contradicted", "tests.failed"),
+    TableProbe("t12: a failing install followed in its turn by a fallback install is the "
+               "models'", "the dependencies were installed",
+               (T("npm ci || npm install", _NPM_CI_RED, None),), None, None),
+    TableProbe("t12: but not where the turn's exit status says it failed",
+               "the dependencies were installed",
+               (T("npm ci || npm install", _NPM_CI_RED, 1),), "contradicted", "install.failed"),
+    TableProbe("t12: a build claim quoting its command is not contradicted by another build",
+               "the web app build (npm run build) succeeded",
+               (T("npm run build", _VITE_OK, 0), T("npx electron-builder --mac",
+                                                   "Error: cannot find icon", 1)), None, None),
+    TableProbe("t12: a build claim quoting the failing command is contradicted",
+               "the desktop build (npx electron-builder --mac) succeeded",
+               (T("npm run build", _VITE_OK, 0), T("npx electron-builder --mac",
+                                                   "Error: cannot find icon", 1)),
+               "contradicted", "build.failed"),
+    TableProbe("t12: a command the display cut short may hide what ran",
+               "Deployment successful!",
+               (T("./scripts/deploy.sh", "ERROR: (gcloud.run.deploy) permission denied", 1),
+                T("gcloud run deploy web --source . --region \u2026",
+                  "Deploying container to Cloud Run service [web]\nDone.", 0)), None, None),
+    TableProbe("t12: a later command shown whole is read as it is",
+               "Deployment successful!",
+               (T("./scripts/deploy.sh", "ERROR: (gcloud.run.deploy) permission denied", 1),
+                T("git status", "nothing to commit, working tree clean", 0)),
+               "contradicted", "deploy.failed"),
+    TableProbe("t12: a count of tests a script of the agent's printed is no test run",
+               "3/3 tests passed",
+               (T("python research/analyze_results.py", "Total tests: 3\nPassed: 3", 0),),
+               None, None),
+    TableProbe("t12: a test script's own count still is",
+               "3/3 tests passed",
+               (T("python research/run_tests.py", "Total tests: 3\nPassed: 3", 0),),
+               "shown", "tests.passed"),
+)
