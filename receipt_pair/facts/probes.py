@@ -411,10 +411,7 @@ T3_PROBES = (
                (T("bun test", "src/a.test.ts:\n(fail) parses x\nsrc/b.test.ts:\n 13 pass\n 1 fail",
                   1),), "contradicted", "tests.failed"),
 )
-# The probes the current table holds to (t12's SUPERSEDED: earlier ones it changes on purpose).
-TABLE_PROBES = tuple(
-    probe for probe in (T1_PROBES + probes_t2.T2_PROBES + T3_PROBES + probes_t4.T4_PROBES +
-                        probes_t5.T5_PROBES + probes_t6.T6_PROBES + probes_t7.T7_PROBES +
-                        probes_t8.T8_PROBES + probes_t9.T9_PROBES + probes_t10.T10_PROBES +
-                        probes_t11.T11_PROBES + probes_t12.T12_PROBES)
-    if probe.name not in probes_t12.SUPERSEDED)
+TABLE_PROBES = (T1_PROBES + probes_t2.T2_PROBES + T3_PROBES + probes_t4.T4_PROBES +
+                probes_t5.T5_PROBES + probes_t6.T6_PROBES + probes_t7.T7_PROBES +
+                probes_t8.T8_PROBES + probes_t9.T9_PROBES + probes_t10.T10_PROBES +
+                probes_t11.T11_PROBES + probes_t12.T12_PROBES)

@@ -7,12 +7,9 @@ _JENKINS_OK = "+ ./gradlew build\nBUILD SUCCESSFUL in 41s\n[Pipeline] End of Pip
               "Finished: SUCCESS"
 _JENKINS_RED = "+ ./gradlew build\nFAILURE: Build failed with an exception.\n" \
                "[Pipeline] End of Pipeline\nFinished: FAILURE"
-_GITLAB_OK = "$ kubectl apply -f k8s.yaml\ndeployment.apps/api configured\n" \
-             "Cleaning up project directory and file based variables\nJob succeeded"
 _GITLAB_RED = "$ ./gradlew test\nBUILD FAILED in 12s\n" \
               "Cleaning up project directory and file based variables\n" \
               "ERROR: Job failed: command terminated with exit code 1"
-_TRAVIS_OK = "The command \"pytest\" exited with 0.\n\nDone. Your build exited with 0."
 _VITEST_RED = " Test Files  1 failed | 197 passed (198)\n      Tests  3 failed | 2420 passed (2423)"
 _NPM_CI_RED = "npm error code EUSAGE\nnpm error `npm ci` can only install packages when your " \
               "package.json and package-lock.json are in sync.\n\nadded 395 packages in 7s"
@@ -24,56 +21,25 @@ _PY_RED = "FAILED tests/test_api.py::test_login - AssertionError\n" \
           "======================== 1 failed, 11 passed in 0.40s ========================"
 
 
-# Earlier probes whose answer t12 changes on purpose: the current table is not held to them
-# (their own table still is, in tests/unit/test_facts_versions.py).
-SUPERSEDED = (
-    # t9 took no job word that it passed as a receipt; t12 takes Jenkins' own last line,
-    # under the guards t9 keeps for its word that it failed (probed below both ways).
-    "t9: the job's Finished: SUCCESS is no receipt (a step may print any job's)",
-)
-
 T12_PROBES = (
-    TableProbe("t12: the job's Finished: SUCCESS, its last line, after a step that shows no "
-               "console, is the job's receipt", "the pipeline finished successfully",
-               (T("docker push app:latest", "latest: digest: sha256:af68 size: 2214", None),
-                T("End of Pipeline", "GitHub has been notified\n\nFinished: SUCCESS", None)),
-               "shown", "job.passed"),
-    TableProbe("t12: but not after a step that may print another job's console",
-               "the pipeline finished successfully",
-               (T("docker push app:latest", "latest: digest: sha256:af68 size: 2214", None),
-                T("gh run view 4242 --log", "GitHub has been notified\n\nFinished: SUCCESS",
-                  None)), None, None),
-    TableProbe("t12: a Jenkins job's own last word that it passed shows the job passed",
-               "the pipeline finished successfully",
-               (T("./gradlew build", _JENKINS_OK, None),), "shown", "job.passed"),
-    TableProbe("t12: but a job word a command of the log spells is no receipt",
-               "the pipeline finished successfully",
-               (T("echo 'Finished: SUCCESS'", "Finished: SUCCESS", None),), None, None),
-    TableProbe("t12: GitLab's own word that the job succeeded shows it, after kubectl apply",
-               "the job succeeded", (T("kubectl apply -f k8s.yaml", _GITLAB_OK, None),),
-               "shown", "job.passed"),
-    TableProbe("t12: but not after kubectl logs, which may show another job's console",
-               "the job succeeded", (T("kubectl logs job/deploy", _GITLAB_OK, None),),
-               None, None),
     TableProbe("t12: GitLab's own word that the job failed contradicts it",
                "the job succeeded", (T("./gradlew test", _GITLAB_RED, None),),
                "contradicted", "job.failed"),
-    TableProbe("t12: a job the claim names whose name the log never says is the models'",
-               "the deploy job succeeded", (T("./gradlew test", _GITLAB_RED, None),),
+    TableProbe("t12: but not where the claim names another CI system",
+               "the Travis build passed", (T("./gradlew test", _GITLAB_RED, None),),
                None, None),
-    TableProbe("t12: a job the claim names and the log says is decided",
-               "the test job succeeded", (T("./gradlew test", _GITLAB_RED, None),),
+    TableProbe("t12: nor where the last step may show another job's console",
+               "the job succeeded", (T("kubectl logs job/deploy", _GITLAB_RED, None),),
+               None, None),
+    TableProbe("t12: a job's own word that it passed is still no receipt",
+               "the pipeline finished successfully",
+               (T("./gradlew build", _JENKINS_OK, None),), None, None),
+    TableProbe("t12: Jenkins' word that the job failed contradicts the Jenkins build",
+               "the Jenkins build succeeded", (T("./gradlew build", _JENKINS_RED, None),),
                "contradicted", "job.failed"),
-    TableProbe("t12: Travis CI's exit status 0 shows \"the build exited with 0\"",
-               "The Travis build exited with 0.", (T("pytest", _TRAVIS_OK, 0),),
-               "shown", "job.passed"),
-    TableProbe("t12: \"the build succeeded\" is the job's where Jenkins calls it a build",
-               "the build succeeded", (T("./gradlew build", _JENKINS_OK, None),),
-               "shown", "job.passed"),
-    TableProbe("t12: but not where GitLab's job word follows a build the log read as failed",
-               "the build succeeded", (T("./gradlew build", "BUILD FAILED in 3s\n"
-                                         "Job succeeded", None),), "contradicted",
-               "build.failed"),
+    TableProbe("t12: but not a GitLab pipeline's",
+               "the GitLab pipeline passed", (T("./gradlew build", _JENKINS_RED, None),),
+               None, None),
     TableProbe("t12: a closed form of a push in Chinese reads as \"pushed\"", "\u2705 "
                "\u5df2\u6210\u529f\u63a8\u9001\uff01", (T("git push", _PUSHED, 0),),
                "shown", "push.updated"),
@@ -126,4 +92,25 @@ T12_PROBES = (
                "3/3 tests passed",
                (T("python research/run_tests.py", "Total tests: 3\nPassed: 3", 0),),
                "shown", "tests.passed"),
+    TableProbe("t12: a closed form with a question mark is no claim of a push",
+               "\u5df2\u63a8\u9001\uff1f",
+               (T("git push", "! [rejected]        main -> main (fetch first)", 1),), None, None),
+    TableProbe("t12: a closed form that names where it pushed is the models'",
+               "\u2705 \u5df2\u63a8\u9001\u5230 GitHub", (T("git push", _PUSHED, 0),),
+               None, None),
+    TableProbe("t12: \"compiled\" in Chinese is no build claim the facts read",
+               "\u7f16\u8bd1\u6210\u529f", (T("npm run build", _VITE_OK, 0),), None, None),
+    TableProbe("t12: a claim that the code compiles is not contradicted by an image build",
+               "the code compiles",
+               (T("go build ./...", "", 0), T("docker build -t api .", "ERROR: failed to "
+                  "solve: failed to resolve source metadata for docker.io/library/golang:1.22: "
+                  "dial tcp: lookup registry-1.docker.io: no such host", 1)), None, None),
+    TableProbe("t12: but it is by the compiler's own failure",
+               "the code compiles",
+               (T("go build ./...", "./main.go:12:2: undefined: handler", 1),),
+               "contradicted", "build.failed"),
+    TableProbe("t12: a quoted command is that command word for word, not a longer one",
+               "`npm run build` succeeded",
+               (T("npm run build", _VITE_OK, 0), T("npm run build:electron",
+                                                   "Error: cannot find icon", 1)), None, None),
 )
