@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Build set 14's labelled items: the test half of sealed run 14, every one of them.
+
+    python3 eval/real-14/make_set.py            # writes real14-test.jsonl
+    python3 eval/real-14/make_set.py --check    # rebuilds in memory, compares with the file
+
+Inputs (all in this folder): the collectors' pools (pool-A.jsonl Claude Code sessions,
+pool-B.jsonl benchmark and autonomous agents, pool-C.jsonl GitHub Actions logs, pool-D.jsonl
+IDE agents' exported chats, pool-E.jsonl other CI systems, pool-F.jsonl terminal agents,
+pool-G.jsonl (empty: aider histories keep no command output), pool-H.jsonl research agents'
+runs; the top-ups pool-I.jsonl to pool-N.jsonl (GitHub Actions, Jenkins, GitLab CI and act,
+Claude Code and Cline, terminal agents, benchmark agents), and pool-O.jsonl to pool-Q.jsonl
+(CI logs saved in repositories, deploy and release logs, interactive agents' sessions), taken
+when the first fourteen pools held 179 items), the two blind labelling passes
+(labels/labels-1-*.jsonl and labels/labels-2-*.jsonl, each pool labelled by one labeller of
+each pass, and no labeller saw the other pass's labels), and the adjudication of every item
+where they differ (adjudication.jsonl). The truth is the label both passes gave, or the
+adjudicated one. An item whose repository is in used-repos.txt (compared without case: a
+collector's check was not) is left out: pool K's K-001 and K-002. Sets 5 to 13 are
+development data now (issue 31), so there is no split: every item is a test item, shuffled
+once with random.Random(SEED) and numbered r14t-001 ... before any reader answers a
+question about it. This builder is a copy of set 13's with set 14's inputs: each set's
+builder stays as it was when its set was sealed.
+"""
+
+import argparse
+import collections
+import json
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SEED = 20261214
+TRUTHS = ("shown", "contradicted", "not_shown")
+POOLS = tuple(f"pool-{letter}.jsonl" for letter in "ABCDEFGHIJKLMNOPQ")
+GROUPS = ("G1", "G2", "G3", "G4", "G5", "G6")
+FIRST = tuple(f"labels/labels-1-{group}.jsonl" for group in GROUPS)
+SECOND = tuple(f"labels/labels-2-{group}.jsonl" for group in GROUPS)
+
+
+def read_jsonl(name):
+    with open(os.path.join(HERE, name), encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def by_pid(*names):
+    return {row["pid"]: row for name in names if os.path.exists(os.path.join(HERE, name))
+            for row in read_jsonl(name)}
+
+
+def build_items():
+    with open(os.path.join(HERE, "used-repos.txt"), encoding="utf-8") as handle:
+        used = {line.strip().lower() for line in handle if line.strip()}
+    pool = {pid: item for pid, item in by_pid(*POOLS).items()
+            if item["source"].split("@")[0].strip().lower() not in used}
+    first, second = by_pid(*FIRST), by_pid(*SECOND)
+    decided = by_pid("adjudication.jsonl")
+    items = []
+    for pid, item in pool.items():
+        one, two = first[pid], second[pid]
+        if one["label"] == two["label"]:
+            truth, why, adjudicated = one["label"], one["why"], False
+        else:
+            truth, why, adjudicated = decided[pid]["truth"], decided[pid]["why"], True
+        deciding = next((l for l in (one, two) if l["label"] == truth and l["line"]), None)
+        if adjudicated and decided[pid].get("line"):
+            deciding = decided[pid]
+        items.append({
+            "pid": pid, "claim": item["claim"], "turns": item["turns"], "truth": truth,
+            "trap": f"real:{item['agent']}", "why": why,
+            "turn": deciding and deciding["turn"], "line": deciding["line"] if deciding else "",
+            "labels": [one["label"], two["label"]], "adjudicated": adjudicated,
+            "edited_after": bool(one.get("edited_after") or two.get("edited_after")),
+            "sure": bool(one.get("sure") and two.get("sure")),
+            "claim_source": item["claim_source"], "agent": item["agent"],
+            "source": item["source"], "source_turns": item["source_turns"],
+        })
+    items.sort(key=lambda i: i["pid"])
+    random.Random(SEED).shuffle(items)
+    return [{"id": f"r14t-{n:03d}", **item} for n, item in enumerate(items, 1)]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="compare with the file written")
+    args = parser.parse_args(argv)
+    items = build_items()
+    text = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items)
+    path = os.path.join(HERE, "real14-test.jsonl")
+    if args.check:
+        with open(path, encoding="utf-8") as handle:
+            if handle.read() != text:
+                print("real14-test.jsonl: differs from what the inputs give", file=sys.stderr)
+                return 1
+    else:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    counts = collections.Counter(i["truth"] for i in items)
+    print(f"real14-test.jsonl: {len(items)} items, "
+          + ", ".join(f"{t} {counts[t]}" for t in TRUTHS))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
