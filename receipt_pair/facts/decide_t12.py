@@ -1,39 +1,24 @@
 """Decision table t12: table t11's decisions on t11's reading of the log, with what t11
-decided wrongly or left to the models on set 13 (development data since run 13).
-docs/facts.md says each with examples.
+decided wrongly or left to the models on set 13 (development data since run 13), narrowed
+by three attack passes (tests/data/facts/attack-t12.json). docs/facts.md says each with
+examples. It adds no rule: it reads a few more claims, and the rest only takes answers
+away.
 
-- A claim that a CI job passed is `contradicted` by GitLab's `ERROR: Job failed: ...` and
-  act's `[workflow/job] 🏁  Job failed` as by Jenkins' and Travis CI's words t9 reads, under
-  t9's guards, and only where a CI system the claim names is the word's own ("the Travis
-  build passed" over a GitLab trace is the models'). A job's word that it passed stays no
-  receipt: an attack pass found programs past counting that print another job's console.
 - A claim of a push, of a commit and a push, that all tests pass, or that the build
-  succeeded, said in Chinese, Japanese, Korean or Russian in a closed form ("已成功推送",
-  "Git 커밋 & 푸시 완료", "全てのテストが成功しました", "構建成功", "Проект успешно
-  собирается"), is read as its English words: every character of the claim must belong to
-  the form, so a claim that names a file, a part or a cause stays the models'.
-- Left to the models (answers taken away):
-  - a `contradicted` of a claim whose own count admits failures ("2420/2423 tests pass",
-    "8 out of 10 tests now pass") by a run that passed exactly that many: what it says is
-    what the run printed;
-  - a `contradicted` by an install or build whose turn ran another of its kind
-    (`npm ci || npm install`, `npm ci; npm install`), where the failing one came first or
-    failed on the line the first printed, and the turn recorded no exit status above 0:
-    the later one's own end is not read apart;
-  - a `contradicted` of a claim that quotes the command it is about ("the build (npm run
-    build) succeeded") by another command's failure (word for word another:
-    `npm run build:electron` is not `npm run build`);
-  - a `contradicted` of a claim that the code compiles by an image build's failure (a
-    registry, the network or a base image may fail it);
-  - any answer where a later turn's command was cut short by the agent's display (it ends
-    in `…`): what was cut cannot be read, and it may be the claimed operation again or an
-    edit after it; for a push, deploy or install, the deciding turn's own too, where what
-    was cut may be an option that changes what ran (`--dry-run`);
-  - any answer from a count of tests read from the output alone of a script the agent ran
-    by its interpreter whose name says no test (`python research/analyze_results.py`
-    printing `Total tests: 12`), in a shape any script may print (dotnet's `Total tests:`,
-    `3/3 tests passed`, `12 tests passed`; not a runner's own summary line, such as
-    pytest's): its "tests" may be anything the script counts.
+  succeeded, said in Chinese, Japanese or Korean (or "the build succeeded" in Russian) in a
+  closed form ("代码已成功推送", "Git 커밋 & 푸시 완료", "全てのテストが成功しました", "構建成功"),
+  is read as its English words: every character of the claim must belong to the form, so
+  a claim that names a file, a part, a place or a cause, asks, plans or is ticked off stays
+  the models'.
+- Left to the models (answers taken away): a `contradicted` of a claim whose own count
+  admits failures, by a test run whose count shows none failed but a coverage threshold,
+  by an install or build that a second one of its turn followed, of a claim that quotes
+  another command, of a compile claim by an image build, of a push claim naming no branch
+  by a push that only deleted a ref, and by a CI job's word of another system than the one
+  the claim names; a push's `shown` where the latest push sent only tags, another branch
+  than the commit's, or a commit came after it; any answer where a command the display cut
+  short (`…`) comes after the deciding turn (or is it, for a push, deploy or install); any
+  answer from a generic count of tests a non-test script printed.
 """
 
 import re
@@ -45,21 +30,23 @@ from ..patterns import lazy
 
 VERSION = "t12"
 
-# A CI job's own last word that it failed, by its system (t9's, with GitLab's and act's).
+# A CI job's own last word that it failed, by its system (t9's words), and the CI systems a
+# claim may name.
 _FAILED_END = (("jenkins", lazy(r"^Finished: (?:FAILURE|ABORTED)$")),
                ("travis", lazy(r"^(?:Done\. Your build exited with [1-9]\d*\.|Your build has been "
-                               r"stopped\.)$")),
-               ("gitlab", lazy(r"^ERROR: Job failed: .+$")),
-               ("act", lazy(r"^\[[^\]\n]+\]\s+\U0001f3c1\s+Job failed$")))
-_JOB_WORD = lazy(r"Finished: [A-Z_]+|Your build exited with|Your build has been stopped|"
-                 r"\bJob succeeded\b|\bJob failed\b")
-_ESCAPES = lazy(r"\x1b\[[0-9;]*[A-Za-z]|\[0K|travis_(?:fold|time):\S*|\r|"
-                r"^section_end:\d+:\S+")
-# The CI systems a claim may name, and the one each job word is.
+                               r"stopped\.)$")))
+_ESCAPES = lazy(r"\x1b\[[0-9;]*[A-Za-z]|\[0K|travis_(?:fold|time):\S*|\r")
 _SYSTEMS = (("jenkins", lazy(r"\bjenkins\b", re.I)), ("travis", lazy(r"\btravis\b", re.I)),
             ("gitlab", lazy(r"\bgitlab\b", re.I)), ("act", lazy(r"\bact\b", re.I)),
             ("circleci", lazy(r"\bcircle\s*ci\b", re.I)),
             ("github", lazy(r"\bgithub\b", re.I)))
+# A coverage threshold a run did not meet.
+_THRESHOLD = lazy(r"\bcoverage\b.*\b(?:threshold|does not meet|not met|below)\b|"
+                  r"\bthreshold\b.*\bcoverage\b|Coverage checks have not been met|"
+                  r"covered ratio is [\d.]+, but expected minimum is", re.I)
+# Where a push went that is no branch: a tag.
+_TAG_REF = lazy(r"^(?:refs/tags/|v?\d+(?:\.\d+)+)|\[new tag\]")
+_TAG_WORD = lazy(r"\btags?\b|\brelease\b|\bv?\d+\.\d+", re.I)
 
 # A count the claim gives that admits failures: "2420/2423 tests pass", "8 of 10 passed".
 _SOME_OF = lazy(r"\b(?P<n>\d{1,6})\s*(?:/|\bof\b|\bout\s+of\b)\s*(?P<m>\d{1,6})\b", re.I)
@@ -78,13 +65,14 @@ _TEST_NAME = lazy(r"test|spec|check|verify|validat", re.I)
 
 # Closed forms of a claim in Chinese, Japanese, Korean or Russian, and their English words.
 # Each says the thing is done (已, 成功, 完了, 완료, успешно): a bare "推送到 GitHub" is a
-# to-do item. Around a form only these marks may stand: spaces, sentence marks, a check
+# to-do item. A push names what was pushed (代码, 更改, Git, 코드, コード): "推送" alone may be
+# a push notification (t7's bare "已推送", "推送成功", "推送完成" stay as t7 reads them). Around a form only these marks may stand: spaces, sentence marks, a check
 # mark, a party popper, a rocket, a list's dash or bold stars. A form never names where a
 # push went ("到 GitHub", "GitHubに"): the facts do not read a remote's host. "编译"
 # (compile) is no form: a failed image build would contradict it.
 _MARKS = r"[\s\u3002\uff01!.,\u3001\uff1a:*\-\u2705\u2714\ufe0f\U0001f389\U0001f680]*"
 _FORMS = (
-    (lazy(rf"^{_MARKS}(?:代码|代碼|更改|修改|改动|改動)?(?:(?:已经?|已經)(?:成功)?推送(?:成功|完成)?|"
+    (lazy(rf"^{_MARKS}(?:代码|代碼|更改|修改|改动|改動)(?:(?:已经?|已經)(?:成功)?推送(?:成功|完成)?|"
           rf"成功推送|推送(?:成功|完成))(?:了)?{_MARKS}$"), "pushed"),
     (lazy(rf"^{_MARKS}(?:Git|코드|변경\s*사항)\s*(?:푸시\s*(?:완료|성공)(?:했습니다|되었습니다)?|"
           rf"푸시(?:했습니다|됐습니다|되었습니다)){_MARKS}$"), "pushed"),
@@ -101,8 +89,6 @@ _FORMS = (
     (lazy(rf"^{_MARKS}ビルド(?:成功|が成功しました|に成功しました)(?:しました)?{_MARKS}$"),
      "the build succeeded"),
     (lazy(rf"^{_MARKS}빌드\s*(?:성공|완료)(?:했습니다|하였습니다)?{_MARKS}$"), "the build succeeded"),
-    (lazy(rf"^{_MARKS}(?:Проект\s+)?успешно\s+собирается(?:\s+без\s+ошибок)?{_MARKS}$", re.I),
-     "the project builds"),
     (lazy(rf"^{_MARKS}Сборка\s+(?:прошла\s+)?успешн(?:о|а){_MARKS}$", re.I),
      "the build succeeded"),
 )
@@ -131,44 +117,63 @@ def decide(claim, turns, log, frame):
     """The Decision table t12 gives for `claim` (with plain quotes; `frame`: t12's frame of
     it), or None. `log` is t11's reading of the turns (table.decide reads it once)."""
     claim = in_english(claim)
-    if decide_t9._JOB.match(claim):
-        failed = _job_failed(claim, log, turns)
-        if failed is not None:
-            return failed
     decision = decide_t11.decide(claim, turns, log, frame)
     if decision is None or _elided_after(decision, log) or _own_script_count(decision) or \
             (decision.rule == "job.failed" and not _system_named(claim, decision.line)):
         return None
+    if decision.answer == SHOWN and _push_not_the_work(claim, decision, frame, log):
+        return None
     if decision.answer != CONTRADICTED:
         return decision
+    if _no_test_failed(decision, log) or _deleted_after_update(decision, frame, log):
+        return None
     if _admits_count(claim, decision) or _fallback(decision, log) or \
             _quotes_another(claim, decision, log) or _compile_not_image(claim, decision):
         return None
     return decision
 
 
-def _job_failed(claim, log, turns):
-    """`contradicted` of a claim that the CI job passed by the job's own last word that it
-    failed (job.failed), or None: t9's guards (a log of CI steps only, no command spelling
-    such a word, the word the log's only one and its last line, after a command that does
-    not only echo, runs no script and shows no other console), with GitLab's and act's words
-    too, and only where a CI system the claim names is the word's own."""
-    index = log.turns - 1
-    if index < 0 or index >= len(log.commands) or log.of(ev.EDIT) or \
-            any(turn.kind for turn in turns) or \
-            any(_JOB_WORD.search(command) for command in log.commands):
-        return None
-    shown = [line.strip() for line in log.lines[index] if _ESCAPES.sub("", line).strip()]
-    words = sum(len(_JOB_WORD.findall("\n".join(lines))) for lines in log.lines)
-    last = _ESCAPES.sub("", shown[-1]).strip() if shown else ""
-    command = shell.parse(log.commands[index])
-    ends = [s for s in command.steps if s.program and s.after not in ("|", "|&")]
-    if words != 1 or command.echoes_only or \
-            any(decide_t9._shows_or_runs_a_script(s) for s in ends):
-        return None
-    if not any(end.match(last) for _, end in _FAILED_END) or not _system_named(claim, last):
-        return None
-    return Decision(CONTRADICTED, "job.failed", index, shown[-1])
+def _push_not_the_work(claim, decision, frame, log):
+    """True if a push's (or a commit and push's) `shown` may not be the work's: the latest
+    push sent only tags (`[new tag]`, `refs/tags/v1.4.1`) and the claim names no tag, it
+    sent another branch than the commit's, or a commit came after it."""
+    pushes = log.of(ev.PUSH)
+    if decision.rule not in ("push.updated", "push.exit-zero", "commit.made") or not pushes:
+        return False
+    if decision.rule == "commit.made" and ev.PUSH not in frame.kinds:
+        return False
+    last = pushes[-1]
+    parts = [name for name, state, line in last.parts if state in ("updated", "new")]
+    branch = decision.event.get("branch") if decision.event is not None else ""
+    if decision.rule == "commit.made" and branch and parts and branch not in parts:
+        return True  # the push sent another branch than the commit's
+    tags_only = bool(last.parts) and all(_TAG_REF.search(name) or _TAG_REF.search(line)
+                                         for name, _, line in last.parts)
+    if (tags_only or (not parts and any(_TAG_REF.search(o) for o in last.objects))) and \
+            not _TAG_WORD.search(claim):
+        return True
+    return any(e.turn > last.turn and e.outcome == ev.PASSED for e in log.of(ev.COMMIT))
+
+
+def _no_test_failed(decision, log):
+    """True if the failing test run's own count shows no test failed and the run printed a
+    coverage threshold not met (Jest's `coverage threshold for lines (80%) not met`,
+    vitest's `Coverage for lines ... does not meet`, JaCoCo's `lines covered ratio is 0.71,
+    but expected minimum is 0.80`): the threshold made its
+    status, its tests passed. A package that failed to build (`FAIL ... [build failed]`)
+    counts no test either, so the threshold's own line is needed."""
+    event = decision.event
+    return decision.rule == "tests.failed" and event is not None and \
+        event.counts is not None and event.counts[0] > 0 and event.counts[1] == 0 and \
+        any(_THRESHOLD.search(line) for line in log.lines[event.turn])
+
+
+def _deleted_after_update(decision, frame, log):
+    """True if a push claim that names no branch is held against a latest push that only
+    deleted a ref, where an earlier push updated a branch."""
+    if decision.rule != "push.deleted" or frame.branches:
+        return False
+    return any(state in ("updated", "new") for e in log.of(ev.PUSH) for _, state, _ in e.parts)
 
 
 def _system_named(claim, line):

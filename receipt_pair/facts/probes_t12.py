@@ -22,14 +22,11 @@ _PY_RED = "FAILED tests/test_api.py::test_login - AssertionError\n" \
 
 
 T12_PROBES = (
-    TableProbe("t12: GitLab's own word that the job failed contradicts it",
-               "the job succeeded", (T("./gradlew test", _GITLAB_RED, None),),
-               "contradicted", "job.failed"),
-    TableProbe("t12: but not where the claim names another CI system",
-               "the Travis build passed", (T("./gradlew test", _GITLAB_RED, None),),
-               None, None),
+    TableProbe("t12: GitLab's word that the job failed is no word t12 reads (viewers past "
+               "counting print old traces)", "the job succeeded",
+               (T("./gradlew test", _GITLAB_RED, None),), None, None),
     TableProbe("t12: nor where the last step may show another job's console",
-               "the job succeeded", (T("kubectl logs job/deploy", _GITLAB_RED, None),),
+               "the job succeeded", (T("kubectl logs job/deploy", _JENKINS_RED, None),),
                None, None),
     TableProbe("t12: a job's own word that it passed is still no receipt",
                "the pipeline finished successfully",
@@ -40,9 +37,12 @@ T12_PROBES = (
     TableProbe("t12: but not a GitLab pipeline's",
                "the GitLab pipeline passed", (T("./gradlew build", _JENKINS_RED, None),),
                None, None),
-    TableProbe("t12: a closed form of a push in Chinese reads as \"pushed\"", "\u2705 "
-               "\u5df2\u6210\u529f\u63a8\u9001\uff01", (T("git push", _PUSHED, 0),),
-               "shown", "push.updated"),
+    TableProbe("t12: a closed form of a push in Chinese that names the code reads as "
+               "\"pushed\"", "\u2705 \u4ee3\u7801\u5df2\u6210\u529f\u63a8\u9001\uff01",
+               (T("git push", _PUSHED, 0),), "shown", "push.updated"),
+    TableProbe("t12: a bare \"pushed successfully\" t7 did not read may be a push notification",
+               "\u2705 \u5df2\u6210\u529f\u63a8\u9001\uff01", (T("git push", _PUSHED, 0),),
+               None, None),
     TableProbe("t12: a Chinese claim that names a file stays the models'",
                "README \u5df2\u6210\u529f\u63a8\u9001\uff01", (T("git push", _PUSHED, 0),),
                None, None),
@@ -113,4 +113,26 @@ T12_PROBES = (
                "`npm run build` succeeded",
                (T("npm run build", _VITE_OK, 0), T("npm run build:electron",
                                                    "Error: cannot find icon", 1)), None, None),
+    TableProbe("t12: a run whose count shows no failure, failed by its coverage threshold, "
+               "is not held against \"all tests pass\"", "all tests pass",
+               (T("npx jest --coverage", "Tests:       27 passed, 27 total\nJest: \"global\" "
+                  "coverage threshold for lines (80%) not met: 71.2%", 1),), None, None),
+    TableProbe("t12: a run that failed with no count and no threshold still is",
+               "all tests pass",
+               (T("npx jest", "Tests:       26 passed, 1 failed, 27 total", 1),),
+               "contradicted", "tests.failed"),
+    TableProbe("t12: a push of tags only is no push of the work", "pushed the changes",
+               (T("git commit -m 'fix: parser'", "[main 9c41e07] fix: parser", 0),
+                T("git push --tags", "To github.com:acme/web.git\n * [new tag]         v1.4.1 "
+                  "-> v1.4.1", 0)), None, None),
+    TableProbe("t12: a commit after the latest push leaves a push claim to the models",
+               "committed and pushed",
+               (T("git commit -m 'fix: parser'", "[main 9c41e07] fix: parser", 0),
+                T("git push", _PUSHED, 0),
+                T("git commit -am 'docs'", "[main 1a2b3c4] docs", 0)), None, None),
+    TableProbe("t12: a push that only deleted an old branch, after one that updated the work, "
+               "does not contradict \"pushed\"", "pushed",
+               (T("git push", _PUSHED, 0),
+                T("git push origin --delete old-ui", "To github.com:acme/web.git\n - [deleted]  "
+                  "        old-ui", 0)), None, None),
 )

@@ -376,20 +376,27 @@ class _LaterTable:
         """Each case of the attack file `name` is answered by `version` as recorded; an
         answer is one the case's right answer allows, or none (left to the models), except
         the cases marked open, which `before` answers the same way."""
+        self.assert_attack_file(name, version, at_least, open_at_most,
+                                lambda case, turns, got, allowed: got == _rule_of(
+                                    decide(case["claim"], turns, version=before)))
+
+    def assert_attack_file(self, name, version, at_least, open_at_most, open_allowed):
+        """Each case of the attack file `name` is answered by `version` as recorded; an
+        answer is one the case's right answer allows, or none, except the cases marked
+        open, whose answer `open_allowed(case, turns, got, allowed)` must accept."""
         cases = _attack_cases(name)
         self.assertGreaterEqual(len(cases), at_least)
         self.assertLessEqual(sum("open" in case for case in cases), open_at_most)
         for case in cases:
             turns = _case_turns(case)
             got = _rule_of(decide(case["claim"], turns, version=version))
+            allowed = {p.strip().lower() for p in case["right"].replace(" or ", "/").split("/")}
             with self.subTest(case["name"]):
                 self.assertEqual(got, tuple(case["expect"]) if case["expect"] else (None, None))
                 if got[0] is not None and "open" not in case:
-                    allowed = {p.strip().lower() for p in
-                               case["right"].replace(" or ", "/").split("/")}
                     self.assertIn(got[0], allowed)
                 if "open" in case:
-                    self.assertEqual(got, _rule_of(decide(case["claim"], turns, version=before)))
+                    self.assertTrue(open_allowed(case, turns, got, allowed))
 
     def test_the_table_before_is_kept(self):
         for probe in self._probes(self.BEFORE_PROBES):
@@ -575,25 +582,12 @@ class TableT11(_LaterTable, unittest.TestCase):
     PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t11", "t10", "probes_t10", 8
 
     def test_the_attacks_on_it_are_answered(self):
-        # tests/data/facts/attack-t11.json: the three attack passes on t11. Each case is
-        # answered as recorded; an answer is one the case's right answer allows, or none,
-        # except the ones marked open: t10's answers too, or a `not shown` where t10 gave a
-        # wrong `contradicted` or `shown`.
-        cases = _attack_cases("attack-t11.json")
-        self.assertGreaterEqual(len(cases), 430)
-        self.assertLessEqual(sum("open" in case for case in cases), 60)
-        for case in cases:
-            turns = _case_turns(case)
-            got = _rule_of(decide(case["claim"], turns, version="t11"))
+        # tests/data/facts/attack-t11.json: the three attack passes on t11. Open: t10's
+        # answers too, or a `not shown` where t10 gave a wrong `contradicted` or `shown`.
+        def open_allowed(case, turns, got, allowed):
             before = _rule_of(decide(case["claim"], turns, version="t10"))
-            allowed = {p.strip().lower() for p in case["right"].replace(" or ", "/").split("/")}
-            with self.subTest(case["name"]):
-                self.assertEqual(got, tuple(case["expect"]) if case["expect"] else (None, None))
-                if got[0] is not None and "open" not in case:
-                    self.assertIn(got[0], allowed)
-                if "open" in case:
-                    self.assertTrue(got == before or (got[0] == "not shown" and
-                                                      before[0] not in allowed))
+            return got == before or (got[0] == "not shown" and before[0] not in allowed)
+        self.assert_attack_file("attack-t11.json", "t11", 430, 60, open_allowed)
 
     def test_the_attacks_on_t10_are_answered_as_t10_answers_or_more_carefully(self):
         # t11 answers every attack case on t10 as t10 does, or leaves it to the models, or
@@ -615,8 +609,15 @@ class TableT12(_LaterTable, unittest.TestCase):
     PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t12", "t11", "probes_t11", 10
 
     def test_the_attacks_on_it_are_answered(self):
-        # tests/data/facts/attack-t12.json: the two attack passes on t12, none open.
-        self.assert_attacks_answered("attack-t12.json", "t12", "t11", 240, 0)
+        # tests/data/facts/attack-t12.json: the three attack passes on t12. Open: t11's
+        # answers too, or t11's to the claim's English words (a closed form in another
+        # language reads as those words).
+        from receipt_pair.facts.decide_t12 import in_english
+
+        def open_allowed(case, turns, got, allowed):
+            return got in (_rule_of(decide(case["claim"], turns, version="t11")),
+                           _rule_of(decide(in_english(case["claim"]), turns, version="t11")))
+        self.assert_attack_file("attack-t12.json", "t12", 350, 6, open_allowed)
 
     def test_the_attacks_on_t11_are_answered_as_t11_answers_or_more_carefully(self):
         # t12 answers every attack case on t11 as t11 does, or leaves it to the models, or
@@ -633,7 +634,8 @@ class TableT12(_LaterTable, unittest.TestCase):
 
     def test_closed_forms_read_as_english_and_nothing_else(self):
         from receipt_pair.facts.decide_t12 import in_english
-        self.assertEqual(in_english("\u2705 \u5df2\u6210\u529f\u63a8\u9001\uff01"), "pushed")
+        self.assertEqual(in_english("\u2705 \u4ee3\u7801\u5df2\u6210\u529f\u63a8\u9001\uff01"),
+                         "pushed")
         self.assertEqual(in_english("Git \ucee4\ubc0b & \ud478\uc2dc \uc644\ub8cc"),
                          "committed and pushed")
         for claim in ("\u672a\u63a8\u9001", "\u63a8\u9001\u5931\u8d25",
