@@ -137,13 +137,13 @@ RULES_T10 = dict(RULES_T9, **{
 # Table t11 (facts/decide_t11.py): t10's rules on t11's reading (reading_t11.py); what it
 # changes only takes a `contradicted` away, so no rule is new.
 RULES_T11 = dict(RULES_T10)
-# Table t12 (facts/decide_t12.py): t11's rules on t11's reading; a CI job's own word that it
-# failed read from GitLab and act too. Its other changes take answers away.
+# Table t12 (facts/decide_t12.py): t11's rules on t11's reading; t9's word that a CI job
+# failed is held only against a claim naming no other CI system. Its other changes take
+# answers away.
 RULES_T12 = dict(RULES_T11, **{
     "job.failed": "the log of CI steps ends with the job's own word that it failed (Jenkins' "
                   "Finished: FAILURE or ABORTED, Travis CI's exit status above 0 or Your "
-                  "build has been stopped., GitLab's ERROR: Job failed, act's Job failed), "
-                  "and the claim names no other CI system",
+                  "build has been stopped.), and the claim names no other CI system",
 })
 TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4,
                "t5": RULES_T5, "t6": RULES_T6, "t7": RULES_T7, "t8": RULES_T8,
