@@ -16,7 +16,10 @@ when the first fourteen pools held 179 items), the two blind labelling passes
 each pass, and no labeller saw the other pass's labels), and the adjudication of every item
 where they differ (adjudication.jsonl). The truth is the label both passes gave, or the
 adjudicated one. An item whose repository is in used-repos.txt (compared without case: a
-collector's check was not) is left out: pool K's K-001 and K-002. Sets 5 to 13 are
+collector's check was not) is left out: pool K's K-001 and K-002. Pool P wrote its exit
+statuses as strings of digits; they are read as the numbers they are (the first seal held
+them as strings, which the tool refuses, so the set was sealed again before any reader
+answered a question about it). Sets 5 to 13 are
 development data now (issue 31), so there is no split: every item is a test item, shuffled
 once with random.Random(SEED) and numbered r14t-001 ... before any reader answers a
 question about it. This builder is a copy of set 13's with set 14's inputs: each set's
@@ -49,6 +52,17 @@ def by_pid(*names):
             for row in read_jsonl(name)}
 
 
+def _turn(turn):
+    """A turn as the items file holds it: an exit status a collector wrote as a string of
+    digits (pool P's "0", "1", "128") is that number; any other string is an error."""
+    status = turn.get("exit_status")
+    if isinstance(status, str):
+        if not status.isdigit():
+            raise ValueError(f"exit_status {status!r} is no number")
+        turn = dict(turn, exit_status=int(status))
+    return turn
+
+
 def build_items():
     with open(os.path.join(HERE, "used-repos.txt"), encoding="utf-8") as handle:
         used = {line.strip().lower() for line in handle if line.strip()}
@@ -67,7 +81,8 @@ def build_items():
         if adjudicated and decided[pid].get("line"):
             deciding = decided[pid]
         items.append({
-            "pid": pid, "claim": item["claim"], "turns": item["turns"], "truth": truth,
+            "pid": pid, "claim": item["claim"], "turns": [_turn(t) for t in item["turns"]],
+            "truth": truth,
             "trap": f"real:{item['agent']}", "why": why,
             "turn": deciding and deciding["turn"], "line": deciding["line"] if deciding else "",
             "labels": [one["label"], two["label"]], "adjudicated": adjudicated,
