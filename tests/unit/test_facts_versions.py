@@ -7,6 +7,7 @@ tests/data/facts/attack-t2.json holds the cases' logs and claims (each `case` na
 folder under attack/ of the red-team round, or the case it is a neighbour of), what t1
 decides of each (it must go on deciding it) and what t2 decides."""
 
+import functools
 import json
 import os
 import unittest
@@ -335,17 +336,25 @@ class TableT4(unittest.TestCase):
                 self.assertIsNotNone(decide(probe.claim, list(probe.turns), version="t4"))
 
 
+@functools.lru_cache(maxsize=None)
 def _attack_cases(name):
-    """The cases of an attack pass kept in tests/data/facts/NAME."""
+    """The cases of an attack pass kept in tests/data/facts/NAME (read once)."""
     with open(os.path.join(os.path.dirname(CASES), name), encoding="utf-8") as handle:
-        return json.load(handle)["cases"]
+        return tuple(json.load(handle)["cases"])
 
 
 def _case_turns(case):
     """An attack case's turns as Turns."""
-    return [Turn(t.get("cmd"), t.get("output"), t.get("exit_status"),
-                 **({"kind": t["kind"]} if t.get("kind") else {}))
-            for t in case["turns"]]
+    return tuple(Turn(t.get("cmd"), t.get("output"), t.get("exit_status"),
+                      **({"kind": t["kind"]} if t.get("kind") else {}))
+                 for t in case["turns"])
+
+
+@functools.lru_cache(maxsize=None)
+def _decided(claim, turns, version):
+    """(answer, rule) of table `version` for a claim and its turns (a tuple), worked out
+    once: the attack files are answered by several tables' tests."""
+    return _rule_of(decide(claim, list(turns), version=version))
 
 
 def _rule_of(decision):
@@ -377,8 +386,20 @@ class _LaterTable:
         answer is one the case's right answer allows, or none (left to the models), except
         the cases marked open, which `before` answers the same way."""
         self.assert_attack_file(name, version, at_least, open_at_most,
-                                lambda case, turns, got, allowed: got == _rule_of(
-                                    decide(case["claim"], turns, version=before)))
+                                lambda case, turns, got, allowed: got == _decided(
+                                    case["claim"], turns, before))
+
+    def assert_more_carefully(self, name, version, before):
+        """`version` answers every case of the attack file `name` as `before` does, or
+        leaves it to the models, or gives an answer the case's right answer allows."""
+        for case in _attack_cases(name):
+            turns = _case_turns(case)
+            got = _decided(case["claim"], turns, version)
+            with self.subTest(case["name"]):
+                if got[0] is not None and got != _decided(case["claim"], turns, before):
+                    allowed = {p.strip().lower() for p in
+                               case["right"].replace(" or ", "/").split("/")}
+                    self.assertIn(got[0], allowed)
 
     def assert_attack_file(self, name, version, at_least, open_at_most, open_allowed):
         """Each case of the attack file `name` is answered by `version` as recorded; an
@@ -389,7 +410,7 @@ class _LaterTable:
         self.assertLessEqual(sum("open" in case for case in cases), open_at_most)
         for case in cases:
             turns = _case_turns(case)
-            got = _rule_of(decide(case["claim"], turns, version=version))
+            got = _decided(case["claim"], turns, version)
             allowed = {p.strip().lower() for p in case["right"].replace(" or ", "/").split("/")}
             with self.subTest(case["name"]):
                 self.assertEqual(got, tuple(case["expect"]) if case["expect"] else (None, None))
@@ -439,7 +460,7 @@ class TableT7(_LaterTable, unittest.TestCase):
         self.assertGreaterEqual(len(cases), 140)
         for case in cases:
             turns = _case_turns(case)
-            got = _rule_of(decide(case["claim"], turns, version="t7"))
+            got = _decided(case["claim"], turns, "t7")
             with self.subTest(case["name"]):
                 self.assertEqual(got, tuple(case["expect"]) if case["expect"] else (None, None))
                 if got[0] is not None:
@@ -489,7 +510,7 @@ class TableT8(_LaterTable, unittest.TestCase):
         for case in cases:
             turns = _case_turns(case)
             with self.subTest(case["name"]):
-                self.assertEqual(_rule_of(decide(case["claim"], turns, version="t8")),
+                self.assertEqual(_decided(case["claim"], turns, "t8"),
                                  tuple(case["expect"]) if case["expect"] else (None, None))
 
     def test_the_attacks_on_it_are_answered(self):
@@ -522,8 +543,8 @@ class TableT9(_LaterTable, unittest.TestCase):
         for name in ("attack-t7.json", "attack-t8.json"):
             for case in _attack_cases(name):
                 turns = _case_turns(case)
-                got = _rule_of(decide(case["claim"], turns, version="t9"))
-                before = _rule_of(decide(case["claim"], turns, version="t8"))
+                got = _decided(case["claim"], turns, "t9")
+                before = _decided(case["claim"], turns, "t8")
                 with self.subTest(case["name"]):
                     if got != before:
                         self.assertIsNone(got[0])
@@ -544,15 +565,7 @@ class TableT10(_LaterTable, unittest.TestCase):
     def test_the_attacks_on_t9_are_answered_as_t9_answers_or_more_carefully(self):
         # t10 answers every attack case on t9 as t9 does, or leaves it to the models, or
         # gives the answer the case's right answer allows.
-        for case in _attack_cases("attack-t9.json"):
-            turns = _case_turns(case)
-            got = _rule_of(decide(case["claim"], turns, version="t10"))
-            before = _rule_of(decide(case["claim"], turns, version="t9"))
-            with self.subTest(case["name"]):
-                if got != before and got[0] is not None:
-                    allowed = {p.strip().lower() for p in
-                               case["right"].replace(" or ", "/").split("/")}
-                    self.assertIn(got[0], allowed)
+        self.assert_more_carefully("attack-t9.json", "t10", "t9")
 
     def test_the_attacks_on_it_are_answered(self):
         # tests/data/facts/attack-t10.json: the two attack passes on t10. Each case is
@@ -585,22 +598,14 @@ class TableT11(_LaterTable, unittest.TestCase):
         # tests/data/facts/attack-t11.json: the three attack passes on t11. Open: t10's
         # answers too, or a `not shown` where t10 gave a wrong `contradicted` or `shown`.
         def open_allowed(case, turns, got, allowed):
-            before = _rule_of(decide(case["claim"], turns, version="t10"))
+            before = _decided(case["claim"], turns, "t10")
             return got == before or (got[0] == "not shown" and before[0] not in allowed)
         self.assert_attack_file("attack-t11.json", "t11", 430, 60, open_allowed)
 
     def test_the_attacks_on_t10_are_answered_as_t10_answers_or_more_carefully(self):
         # t11 answers every attack case on t10 as t10 does, or leaves it to the models, or
         # gives the answer the case's right answer allows.
-        for case in _attack_cases("attack-t10.json"):
-            turns = _case_turns(case)
-            got = _rule_of(decide(case["claim"], turns, version="t11"))
-            before = _rule_of(decide(case["claim"], turns, version="t10"))
-            with self.subTest(case["name"]):
-                if got != before and got[0] is not None:
-                    allowed = {p.strip().lower() for p in
-                               case["right"].replace(" or ", "/").split("/")}
-                    self.assertIn(got[0], allowed)
+        self.assert_more_carefully("attack-t10.json", "t11", "t10")
 
 
 class TableT12(_LaterTable, unittest.TestCase):
@@ -615,22 +620,14 @@ class TableT12(_LaterTable, unittest.TestCase):
         from receipt_pair.facts.decide_t12 import in_english
 
         def open_allowed(case, turns, got, allowed):
-            return got in (_rule_of(decide(case["claim"], turns, version="t11")),
-                           _rule_of(decide(in_english(case["claim"]), turns, version="t11")))
+            return got in (_decided(case["claim"], turns, "t11"),
+                           _decided(in_english(case["claim"]), turns, "t11"))
         self.assert_attack_file("attack-t12.json", "t12", 350, 6, open_allowed)
 
     def test_the_attacks_on_t11_are_answered_as_t11_answers_or_more_carefully(self):
         # t12 answers every attack case on t11 as t11 does, or leaves it to the models, or
         # gives the answer the case's right answer allows.
-        for case in _attack_cases("attack-t11.json"):
-            turns = _case_turns(case)
-            got = _rule_of(decide(case["claim"], turns, version="t12"))
-            before = _rule_of(decide(case["claim"], turns, version="t11"))
-            with self.subTest(case["name"]):
-                if got != before and got[0] is not None:
-                    allowed = {p.strip().lower() for p in
-                               case["right"].replace(" or ", "/").split("/")}
-                    self.assertIn(got[0], allowed)
+        self.assert_more_carefully("attack-t11.json", "t12", "t11")
 
     def test_closed_forms_read_as_english_and_nothing_else(self):
         from receipt_pair.facts.decide_t12 import in_english
