@@ -629,6 +629,13 @@ class TableT12(_LaterTable, unittest.TestCase):
         # gives the answer the case's right answer allows.
         self.assert_more_carefully("attack-t11.json", "t12", "t11")
 
+    def test_the_android_build_cases_are_answered_as_recorded(self):
+        # tests/data/facts/attack-android.json: two attack passes on a draft t13 that read
+        # Android app builds, dropped; t12 answers each as recorded, the open ones being
+        # t12's own gaps.
+        self.assert_attack_file("attack-android.json", "t12", 170, 12,
+                                lambda case, turns, got, allowed: True)
+
     def test_closed_forms_read_as_english_and_nothing_else(self):
         from receipt_pair.facts.decide_t12 import in_english
         self.assertEqual(in_english("\u2705 \u4ee3\u7801\u5df2\u6210\u529f\u63a8\u9001\uff01"),
