@@ -145,10 +145,12 @@ RULES_T12 = dict(RULES_T11, **{
                   "Finished: FAILURE or ABORTED, Travis CI's exit status above 0 or Your "
                   "build has been stopped.), and the claim names no other CI system",
 })
+# Table t13 (facts/decide_t13.py): t12's rules; it only takes answers away.
+RULES_T13 = dict(RULES_T12)
 TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4,
                "t5": RULES_T5, "t6": RULES_T6, "t7": RULES_T7, "t8": RULES_T8,
                "t9": RULES_T9, "t10": RULES_T10, "t11": RULES_T11,
-               "t12": RULES_T12}
+               "t12": RULES_T12, "t13": RULES_T13}
 @dataclass(frozen=True)
 class Decision:
     """What the facts decided of a claim, and by which rule."""

@@ -23,9 +23,9 @@ import re
 from dataclasses import replace
 
 from . import (decide_git, decide_runs, decide_state, decide_t2, decide_t4, decide_t5,
-               decide_t7, decide_t8, decide_t9, decide_t10, decide_t11, decide_t12, events as ev, reading,
-               reading_t4, reading_t5, reading_t6, reading_t7, reading_t8, reading_t10,
-               reading_t11)
+               decide_t7, decide_t8, decide_t9, decide_t10, decide_t11, decide_t12, decide_t13,
+               events as ev, reading, reading_t4, reading_t5, reading_t6, reading_t7,
+               reading_t8, reading_t10, reading_t11)
 from .decision import SHOWN, TABLE_RULES
 from .frame import CLEAN, CWD, FAILURE, FILE, HEAD, read_frame
 from ..patterns import lazy
@@ -46,10 +46,11 @@ from ..patterns import lazy
 # (facts/decide_t9.py) is t8 with a CI job's own last word, and what set 10 showed;
 # t10 (facts/decide_t10.py) is t9 on t10's reading (facts/reading_t10.py), with what set
 # 11 showed; t11 (facts/decide_t11.py) is t10 on t11's reading (facts/reading_t11.py),
-# with what set 12 showed; t12 (the current one, facts/decide_t12.py) is t11 on t11's
-# reading, with what set 13 showed.
-VERSIONS = ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12")
-VERSION = "t12"
+# with what set 12 showed; t12 (facts/decide_t12.py, the table run 14 was designed with) is
+# t11 on t11's reading, with what set 13 showed; t13 (the current one, facts/decide_t13.py)
+# is t12 with two gaps the attack passes on t9 and t10 left open closed.
+VERSIONS = ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12", "t13")
+VERSION = "t13"
 # What t3 reads as plain: the right and left single quotes, the modifier letter apostrophe,
 # the prime, and the double quotes of typesetting.
 _PLAIN_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'",
@@ -114,7 +115,7 @@ def claim_frame(claim, version=VERSION):
                "t6": decide_t5.read_frame_t5, "t7": decide_t7.read_frame_t7,
                "t8": decide_t8.read_frame_t8, "t9": decide_t9.read_frame_t9,
                "t10": decide_t10.read_frame_t10, "t11": decide_t11.read_frame_t11,
-               "t12": decide_t12.read_frame_t12}
+               "t12": decide_t12.read_frame_t12, "t13": decide_t12.read_frame_t12}
     return _frame_t3(plain, readers[version](plain) if version in readers else None)
 
 
@@ -125,7 +126,8 @@ _LATER = {"t4": (decide_t4.decide, reading_t4), "t5": (decide_t5.decide, reading
           "t9": (decide_t9.decide, reading_t8),  # t9 decides on t8's reading
           "t10": (decide_t10.decide, reading_t10),
           "t11": (decide_t11.decide, reading_t11),
-          "t12": (decide_t12.decide, reading_t11)}  # t12 decides on t11's reading
+          "t12": (decide_t12.decide, reading_t11),  # t12 decides on t11's reading
+          "t13": (decide_t13.decide, reading_t11)}  # and t13
 
 
 def decide(claim, turns=None, log=None, frame=None, version=VERSION):

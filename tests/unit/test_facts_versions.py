@@ -91,9 +91,10 @@ class Versions(unittest.TestCase):
         self.assertIs(RULES, RULES_T1)
         self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
         self.assertEqual(fingerprint(), fingerprint(VERSION))
-        self.assertEqual(VERSION, "t12")
+        self.assertEqual(VERSION, "t13")
         self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9",
-                                    "t10", "t11", "t12"))
+                                    "t10", "t11", "t12", "t13"))
+        self.assertNotEqual(fingerprint("t13"), fingerprint("t12"))
         self.assertNotEqual(fingerprint("t12"), fingerprint("t11"))
         self.assertNotEqual(fingerprint("t11"), fingerprint("t10"))
         self.assertNotEqual(fingerprint("t10"), fingerprint("t9"))
@@ -155,7 +156,7 @@ class Versions(unittest.TestCase):
         self.assertEqual(decide("I ran the tests", turns, version="t4").table, "t4")
         self.assertEqual(decide("I ran the tests", turns, version="t5").table, "t5")
         self.assertEqual(decide("I ran the tests", turns, version="t6").table, "t6")
-        self.assertEqual(decide("I ran the tests", turns).table, "t12")
+        self.assertEqual(decide("I ran the tests", turns).table, "t13")
         self.assertEqual(new.why, RULES_T2["tests.ran"])
         self.assertEqual(old.why, RULES_T1["tests.failed"])
 
@@ -646,6 +647,28 @@ class TableT12(_LaterTable, unittest.TestCase):
                       "\u5c06\u63a8\u9001", "README \u5df2\u63a8\u9001",
                       "\u90e8\u5206\u6d4b\u8bd5\u901a\u8fc7", "pushed?"):
             self.assertEqual(in_english(claim), claim)
+
+
+
+class TableT13(_LaterTable, unittest.TestCase):
+    """Table t13's step-back, probed both ways in facts/probes_t13.py."""
+
+    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t13", "t12", "probes_t12", 2
+
+    def test_the_attacks_on_it_are_answered(self):
+        # tests/data/facts/attack-t13.json: the attack pass on t13. Open: t12's answers too.
+        self.assert_attacks_answered("attack-t13.json", "t13", "t12", 80, 40)
+
+    def test_it_answers_every_attack_case_as_t12_or_leaves_it(self):
+        # t13 only takes answers away: on every attack file it answers as t12 does, or
+        # leaves the case to the models.
+        for name in ("attack-t9.json", "attack-t10.json", "attack-t11.json", "attack-t12.json",
+                     "attack-android.json"):
+            for case in _attack_cases(name):
+                turns = _case_turns(case)
+                got = _decided(case["claim"], turns, "t13")
+                with self.subTest(f"{name}: {case['name']}"):
+                    self.assertIn(got, ((None, None), _decided(case["claim"], turns, "t12")))
 
 
 if __name__ == "__main__":
