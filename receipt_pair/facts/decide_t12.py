@@ -25,7 +25,7 @@ import re
 
 from . import decide_t9, decide_t11, events as ev, shell
 from .reading_t11 import IMAGE_BUILDS
-from .decision import CONTRADICTED, SHOWN, Decision
+from .decision import CONTRADICTED, SHOWN
 from ..patterns import lazy
 
 VERSION = "t12"
@@ -35,7 +35,6 @@ VERSION = "t12"
 _FAILED_END = (("jenkins", lazy(r"^Finished: (?:FAILURE|ABORTED)$")),
                ("travis", lazy(r"^(?:Done\. Your build exited with [1-9]\d*\.|Your build has been "
                                r"stopped\.)$")))
-_ESCAPES = lazy(r"\x1b\[[0-9;]*[A-Za-z]|\[0K|travis_(?:fold|time):\S*|\r")
 _SYSTEMS = (("jenkins", lazy(r"\bjenkins\b", re.I)), ("travis", lazy(r"\btravis\b", re.I)),
             ("gitlab", lazy(r"\bgitlab\b", re.I)), ("act", lazy(r"\bact\b", re.I)),
             ("circleci", lazy(r"\bcircle\s*ci\b", re.I)),
@@ -179,7 +178,7 @@ def _deleted_after_update(decision, frame, log):
 def _system_named(claim, line):
     """True if the claim names no CI system, or names only the one whose job word `line`
     is."""
-    line = _ESCAPES.sub("", line).strip()
+    line = decide_t9._ESCAPES.sub("", line).strip()
     system = next((name for name, end in _FAILED_END if end.match(line)), None)
     named = {name for name, word in _SYSTEMS if word.search(claim)}
     return not named or named == {system}
