@@ -7,12 +7,14 @@ facts deciding first, the default a user gets (tests/unit/test_facts_first.py cl
 The settings a user may have in the environment (a server, models, a ledger: what
 `scripts/local-models env` prints, say) are cleared, so that the suite reads the same on
 every machine. The end-to-end suite's own settings (RECEIPT_PAIR_E2E_*: the port `.ci/run`
-started the server on, the models) are the suite's, not the tool's, and stay."""
+started the server on, the models) and the unit suite's runner's (RECEIPT_PAIR_TESTS_*:
+tests/parallel.py) are the suites', not the tool's, and stay."""
 
 import os
 
 for _name in [name for name in os.environ
-              if name.startswith("RECEIPT_PAIR_") and not name.startswith("RECEIPT_PAIR_E2E_")]:
+              if name.startswith("RECEIPT_PAIR_")
+              and not name.startswith(("RECEIPT_PAIR_E2E_", "RECEIPT_PAIR_TESTS_"))]:
     del os.environ[_name]
 os.environ["RECEIPT_PAIR_READER"] = "v6"
 os.environ["RECEIPT_PAIR_FACTS"] = "off"
