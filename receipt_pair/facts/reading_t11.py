@@ -69,9 +69,9 @@ class LogT11(reading_t10.LogT10):
 LOG = LogT11  # the class of the logs this module reads (table.py)
 
 
-def read_events(turns):
-    """The LogT11 of `turns` (Turns, oldest first)."""
-    log = reading_t10.read_events(turns, LogT11)
+def read_events(turns, log_class=LogT11):
+    """The LogT11 (or `log_class`, a later table's) of `turns` (Turns, oldest first)."""
+    log = reading_t10.read_events(turns, log_class)
     events = [_cut(_image_built(event, log), log.lines[event.turn]) for event in log.events
               if not _report_written(event)]
     copies = [event for turn, command in enumerate(log.commands)

@@ -1,0 +1,85 @@
+"""Table t14's reading of a log: t11's, with what set 14 (development data since run 14)
+showed it read wrongly or not at all.
+
+- A CI log as `gh run view --log` prints it (`job<TAB>step<TAB>` before the runner's
+  timestamp on every line) is read as the runner wrote it, as a log downloaded from the
+  job's page is: t11 took the timestamp off a line only at its start, so a line behind
+  gh's columns was never a test summary, a push's ref line or a tool's verdict at the start
+  of a line. What a turn mentions is still read from its text as printed (a step's name).
+- A failed test run whose own counts say none failed, where the failing line is another
+  tool's summary behind a dot leader (`FAIL   ......... 149 files, 2 style issues`, Laravel
+  Pint's in a `composer` script that runs the tests too): how the turn ended is that tool's.
+  t11 read it as the tests failing.
+- A .NET test run whose own summary counts fewer tests passed, failed and skipped than it
+  ran (`Test summary: total: 20, failed: 0, succeeded: 8, skipped: 0`: twelve neither
+  passed nor failed, their set-up broke) did not pass its tests, whatever its status: t11
+  read it as passed by its status 0.
+"""
+
+import re
+from dataclasses import dataclass, replace
+
+from . import reading_t11
+from .events import FAILED, PASSED, TESTS, UNKNOWN
+from ..patterns import lazy
+
+# gh's columns before a CI log's line: `job<TAB>step<TAB>` then the runner's timestamp.
+_GH_COLUMNS = lazy(r"^[^\t\n]*\t[^\t\n]*\t(?=\ufeff?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
+                   r"(?:\.\d+)?Z)", re.M)
+# A tool's summary behind a dot leader (`FAIL   ......... 149 files, 2 style issues`: Laravel
+# Pint's), which the `FAIL <path>` of a test runner's failure also matches.
+_DOT_LEADER = lazy(r"^\s*FAIL\s+\.{3,}")
+# .NET's own summaries of a test run: the new one and the older one.
+_DOTNET = (lazy(r"Test summary: total: (?P<total>\d+), failed: (?P<failed>\d+), "
+                r"succeeded: (?P<passed>\d+), skipped: (?P<skipped>\d+)"),
+           lazy(r"\b(?:Passed|Failed)!\s+-\s+Failed:\s+(?P<failed>\d+), Passed:\s+(?P<passed>\d+), "
+                r"Skipped:\s+(?P<skipped>\d+), Total:\s+(?P<total>\d+)"))
+
+
+@dataclass
+class LogT14(reading_t11.LogT11):
+    """A Log read by table t14."""
+
+
+LOG = LogT14  # the class of the logs this module reads (table.py)
+
+
+def read_events(turns):
+    """The LogT14 of `turns` (Turns, oldest first)."""
+    log = reading_t11.read_events([_without_gh_columns(turn) for turn in turns], LogT14)
+    # What a turn mentions (a step's name among them) is read from its text as printed.
+    log.texts = [(turn.cmd or "") + "\n" + (turn.output or "") for turn in turns]
+    log.events = [_not_a_test(_short_count(event, log)) for event in log.events]
+    return log
+
+
+def _without_gh_columns(turn):
+    """The turn with the columns `gh run view --log` puts before each line taken off, as
+    they are off a log downloaded from the job's page: the lines are the runner's."""
+    if "\t" not in turn.output or not _GH_COLUMNS.search(turn.output):
+        return turn
+    return replace(turn, output=_GH_COLUMNS.sub("", turn.output))
+
+
+def _short_count(event, log):
+    """A passed .NET test run whose own summary counts fewer tests passed, failed and
+    skipped than it ran: not passed (its outcome unknown)."""
+    if event.family != TESTS or event.outcome != PASSED or "dotnet" not in event.operation:
+        return event
+    for line in log.lines[event.turn]:
+        for pattern in _DOTNET:
+            found = pattern.search(line)
+            if found:
+                n = {k: int(v) for k, v in found.groupdict().items()}
+                if n["passed"] + n["failed"] + n["skipped"] < n["total"]:
+                    return replace(event, outcome=UNKNOWN, line=line.strip())
+    return event
+
+
+def _not_a_test(event):
+    """A failed test run whose own counts say none failed and whose failing line is a
+    tool's summary behind a dot leader: how it ended is another tool's, not its tests'."""
+    if event.family == TESTS and event.outcome == FAILED and event.counts is not None and \
+            event.counts[1] == 0 and _DOT_LEADER.match(event.line):
+        return replace(event, outcome=UNKNOWN)
+    return event
