@@ -7,7 +7,9 @@ docs/facts.md says it with examples.
   against an `npm publish` whose command names no package where npm's own tarball notice in
   the turn names it (`npm notice name: use-m`, `npm notice version: 8.13.8`): t13 left it
   to the models, since the command does not say what it published. Only where the turn ran
-  that one command: another command's output could print the lines.
+  that one command (another command's output could print the lines), and not where npm says
+  the version is on the registry all the same (its `+ use-m@8.13.8` before a `postpublish`
+  script failed, its refusal to publish over a version already published).
 - Answers taken away: a push's `shown` of a claim that names a pull request (`pushed to PR
   #13`): a push names a branch, and which pull request it feeds is not in the push's
   lines. A `shown` of a claim whose subject
@@ -28,17 +30,22 @@ VERSION = "t14"
 # npm's own notice of the tarball it publishes.
 _NOTICE_NAME = lazy(r"npm notice name:\s+(\S+)\s*$")
 _NOTICE_VERSION = lazy(r"npm notice version:\s+(\S+)\s*$")
+# npm's own words that the version is on the registry, whatever the turn's status: its
+# line for a package it published (a `postpublish` script may fail after it), its refusal to
+# publish over a version already published.
+_PUBLISHED_ALL_THE_SAME = lazy(r"^\+ \S+@\S+$|previously published version", re.I)
 # A claim that names a pull request.
-_PULL_REQUEST = lazy(r"\b(?:PR|MR|pull\s+request|merge\s+request)\b\s*#?\s*\d*|#\d+\b", re.I)
+_PULL_REQUEST = lazy(r"\b(?:PRs?|MRs?|pull\s+requests?|merge\s+requests?)\b|#\d+\b", re.I)
 # A subject of two things joined ("The tests and example script are both ..."), before
 # its verb: each thing one to three words, none of them a verb that would make the first a
 # clause of its own ("All tests pass and the build succeeds" joins two clauses).
 _VERBS = r"(?:pass\w*|run\w*|ran|work\w*|succeed\w*|execut\w*|is|are|was|were|have|has|had|" \
          r"now|both|all|each|build\w*|compil\w*|finish\w*|complet\w*)"
 _THING = rf"(?:(?!{_VERBS}\b)[\w./-]+)"
-_JOINT_SUBJECT = lazy(rf"^\W*(?:the\s+|all\s+|our\s+|my\s+)?{_THING}(?:\s+{_THING})?\s+"
-                      rf"(?:and|&)\s+(?:the\s+|an?\s+|my\s+|our\s+)?(?P<second>{_THING}"
-                      rf"(?:\s+{_THING}){{0,2}}?)\s+{_VERBS}\b", re.I)
+_JOINER = r"(?:and|&|plus|as\s+well\s+as|along\s+with)"
+_JOINT_SUBJECT = lazy(rf"^\W*(?:both\s+)?(?:the\s+|all\s+|our\s+|my\s+)?{_THING}"
+                      rf"(?:\s+{_THING})?,?\s+{_JOINER}\s+(?:the\s+|an?\s+|my\s+|our\s+)?"
+                      rf"(?P<second>{_THING}(?:\s+{_THING}){{0,2}}?),?\s+{_VERBS}\b", re.I)
 
 
 def decide(claim, turns, log, frame):
@@ -73,6 +80,8 @@ def _published_as_npm_says(claim, turns, log, frame):
     versions = {m.group(1) for m in (_NOTICE_VERSION.search(line) for line in lines) if m}
     if len(names) != 1 or len(versions) != 1:
         return None  # none, or a workspace's several: which is the claim's is not sure
+    if any(_PUBLISHED_ALL_THE_SAME.search(line) for line in lines):
+        return None  # npm says the version is on the registry (a hook failed after it)
     name, version = names.pop(), versions.pop()
     if not names_token(claim, name):
         return None

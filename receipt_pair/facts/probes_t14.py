@@ -16,6 +16,11 @@ _PY_OK = "collected 46 items\n\n============================== 46 passed in 0.31
          "=============================="
 
 T14_PROBES = (
+    TableProbe("t14: a CI log an agent printed beside its own run keeps gh's columns: its "
+               "failures are not the local run's", "All tests pass locally",
+               (T("pytest -q && gh run view 8623 --log-failed", _PY_OK + "\ntest\tRun tests\t"
+                  "2026-03-21T23:45:23.9215540Z ===== 5 failed, 389 passed in 12.62s =====", 0),),
+               "shown", "tests.passed"),
     TableProbe("t14: a line behind gh's columns is read as the runner wrote it",
                "ruff check passes on the backend code",
                (T("ruff check app/", "Backend CI\tLint with Ruff\t2026-03-17T02:36:22.4451912Z "
@@ -47,6 +52,15 @@ T14_PROBES = (
     TableProbe("t14: and one that succeeded", "use-m 8.13.8 was published to npm",
                (T("npm publish --access public", _NOTICE + "\n+ use-m@8.13.8", 0),),
                "shown", "deploy.done"),
+    TableProbe("t14: npm's own + line says the version went up though a later script failed",
+               "use-m 8.13.8 was published to npm",
+               (T("npm publish --access public", _NOTICE + "\n+ use-m@8.13.8\n> use-m@8.13.8 "
+                  "postpublish\n> node notify.js\nError: webhook failed", 1),), None, None),
+    TableProbe("t14: a refusal to publish over a published version is no failure to publish",
+               "use-m 8.13.8 was published to npm",
+               (T("npm publish --access public", _NOTICE + "\nnpm error code E403\nnpm error 403 "
+                  "403 Forbidden - PUT https://registry.npmjs.org/use-m - You cannot publish "
+                  "over the previously published versions: 8.13.8.", 1),), None, None),
     TableProbe("t14: a notice of another package says nothing of the claimed one",
                "use-n 8.13.8 was published to npm",
                (T("npm publish --access public", _NOTICE + _NPM_404, 1),), None, None),
@@ -54,6 +68,8 @@ T14_PROBES = (
                (T("npm publish --access public", _NOTICE + _NPM_404, 1),), None, None),
     TableProbe("t14: a push is no receipt for a claim that names a pull request",
                "The fix commits were pushed to PR #13.",
+               (T("git push origin fix/parser", _PUSHED, 0),), None, None),
+    TableProbe("t14: nor for one that names pull requests", "Pushed the fixes to both PRs.",
                (T("git push origin fix/parser", _PUSHED, 0),), None, None),
     TableProbe("t14: the same push is one for a claim naming its branch",
                "The fix commits were pushed to fix/parser.",

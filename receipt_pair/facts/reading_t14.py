@@ -5,7 +5,10 @@ showed it read wrongly or not at all.
   timestamp on every line) is read as the runner wrote it, as a log downloaded from the
   job's page is: t11 took the timestamp off a line only at its start, so a line behind
   gh's columns was never a test summary, a push's ref line or a tool's verdict at the start
-  of a line. What a turn mentions is still read from its text as printed (a step's name).
+  of a line. Only in a turn that is a CI step's own: a turn that runs a command printing a
+  log or a file (`gh run view --log`, `cat`, `tail`, `grep`, `curl`) keeps the columns, so
+  another run's log an agent looked at is not read as its own commands' output. What a
+  turn mentions is still read from its text as printed (a step's name).
 - A failed test run whose own counts say none failed, where the failing line is another
   tool's summary behind a dot leader (`FAIL   ......... 149 files, 2 style issues`, Laravel
   Pint's in a `composer` script that runs the tests too): how the turn ended is that tool's.
@@ -19,13 +22,18 @@ showed it read wrongly or not at all.
 import re
 from dataclasses import dataclass, replace
 
-from . import reading_t11
+from . import reading_t11, shell
 from .events import FAILED, PASSED, TESTS, UNKNOWN
 from ..patterns import lazy
 
 # gh's columns before a CI log's line: `job<TAB>step<TAB>` then the runner's timestamp.
 _GH_COLUMNS = lazy(r"^[^\t\n]*\t[^\t\n]*\t(?=\ufeff?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
                    r"(?:\.\d+)?Z)", re.M)
+# Commands that print a log or a file they were pointed at: what they print is not the
+# output of the turn's own runs.
+_PRINTS_LOGS = frozenset(("gh", "glab", "cat", "tac", "tail", "head", "less", "more", "grep",
+                          "egrep", "fgrep", "rg", "sed", "awk", "jq", "curl", "wget", "kubectl",
+                          "docker", "journalctl", "type", "Get-Content", "gc", "bat"))
 # A tool's summary behind a dot leader (`FAIL   ......... 149 files, 2 style issues`: Laravel
 # Pint's), which the `FAIL <path>` of a test runner's failure also matches.
 _DOT_LEADER = lazy(r"^\s*FAIL\s+\.{3,}")
@@ -55,8 +63,12 @@ def read_events(turns):
 
 def _without_gh_columns(turn):
     """The turn with the columns `gh run view --log` puts before each line taken off, as
-    they are off a log downloaded from the job's page: the lines are the runner's."""
-    if "\t" not in turn.output or not _GH_COLUMNS.search(turn.output):
+    they are off a log downloaded from the job's page, where the turn is a CI step's own
+    (its command the step's script): the lines are the runner's. A turn that runs a command
+    that prints logs or files (`gh run view`, `cat`, `tail`, `grep`, `curl`) keeps them:
+    what it printed is another run's log, not its own commands' output."""
+    if "\t" not in turn.output or not _GH_COLUMNS.search(turn.output) or \
+            any(step.program in _PRINTS_LOGS for step in shell.parse(turn.cmd or "").steps):
         return turn
     return replace(turn, output=_GH_COLUMNS.sub("", turn.output))
 

@@ -679,7 +679,11 @@ class TableT13(_LaterTable, unittest.TestCase):
 class TableT14(_LaterTable, unittest.TestCase):
     """Table t14's reading and decisions, probed both ways in facts/probes_t14.py."""
 
-    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t14", "t13", "probes_t13", 8
+    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t14", "t13", "probes_t13", 9
+
+    def test_the_attacks_on_it_are_answered(self):
+        # tests/data/facts/attack-t14.json: the attack pass on t14. Open: t13's answers too.
+        self.assert_attacks_answered("attack-t14.json", "t14", "t13", 135, 6)
 
     def test_it_answers_every_attack_case_as_t13_or_more_carefully(self):
         # Where t14 answers an earlier attack case otherwise than t13, its answer is one the
