@@ -39,13 +39,13 @@ _PULL_REQUEST = lazy(r"\b(?:PRs?|MRs?|pull\s+requests?|merge\s+requests?)\b|#\d+
 # A subject of two things joined ("The tests and example script are both ..."), before
 # its verb: each thing one to three words, none of them a verb that would make the first a
 # clause of its own ("All tests pass and the build succeeds" joins two clauses).
-_VERBS = r"(?:pass\w*|run\w*|ran|work\w*|succeed\w*|execut\w*|is|are|was|were|have|has|had|" \
+VERBS = r"(?:pass\w*|run\w*|ran|work\w*|succeed\w*|execut\w*|is|are|was|were|have|has|had|" \
          r"now|both|all|each|build\w*|compil\w*|finish\w*|complet\w*)"
-_THING = rf"(?:(?!{_VERBS}\b)[\w./-]+)"
-_JOINER = r"(?:and|&|plus|as\s+well\s+as|along\s+with)"
+_THING = rf"(?:(?!{VERBS}\b)[\w./-]+)"
+JOINER = r"(?:and|&|plus|as\s+well\s+as|along\s+with)"
 _JOINT_SUBJECT = lazy(rf"^\W*(?:both\s+)?(?:the\s+|all\s+|our\s+|my\s+)?{_THING}"
-                      rf"(?:\s+{_THING})?,?\s+{_JOINER}\s+(?:the\s+|an?\s+|my\s+|our\s+)?"
-                      rf"(?P<second>{_THING}(?:\s+{_THING}){{0,2}}?),?\s+{_VERBS}\b", re.I)
+                      rf"(?:\s+{_THING})?,?\s+{JOINER}\s+(?:the\s+|an?\s+|my\s+|our\s+)?"
+                      rf"(?P<second>{_THING}(?:\s+{_THING}){{0,2}}?),?\s+{VERBS}\b", re.I)
 
 
 def decide(claim, turns, log, frame):
@@ -53,16 +53,16 @@ def decide(claim, turns, log, frame):
     it, which t14 reads too), or None. `log` is t14's reading of the turns."""
     decision = decide_t13.decide(claim, turns, log, frame)
     if decision is None:
-        decision = _published_as_npm_says(claim, turns, log, frame)
+        decision = published_as_npm_says(claim, turns, log, frame)
     if decision is None:
         return None
-    if decision.answer == SHOWN and (_names_a_pull_request(claim, decision) or
+    if decision.answer == SHOWN and (names_a_pull_request(claim, decision) or
                                      _joint_subject(claim)):
         return None
     return decision
 
 
-def _published_as_npm_says(claim, turns, log, frame):
+def published_as_npm_says(claim, turns, log, frame):
     """t13's decision on the log where the latest `npm publish` names the package npm's own
     notice in its turn says it published (as if the command had named it), or None. The
     decision keeps the event as the log has it."""
@@ -93,7 +93,7 @@ def _published_as_npm_says(claim, turns, log, frame):
     return replace(decision, event=latest)
 
 
-def _names_a_pull_request(claim, decision):
+def names_a_pull_request(claim, decision):
     """True if a push decides a claim that names a pull request."""
     return decision.rule.startswith("push.") and _PULL_REQUEST.search(claim) is not None
 

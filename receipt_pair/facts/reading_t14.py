@@ -52,16 +52,19 @@ class LogT14(reading_t11.LogT11):
 LOG = LogT14  # the class of the logs this module reads (table.py)
 
 
-def read_events(turns):
-    """The LogT14 of `turns` (Turns, oldest first)."""
-    log = reading_t11.read_events([_without_gh_columns(turn) for turn in turns], LogT14)
+def read_events(turns, log_class=LogT14, columns_off=None):
+    """The LogT14 (or `log_class`, a later table's) of `turns` (Turns, oldest first).
+    `columns_off(turns)`: the turns with gh's columns taken off where the table reads them
+    so (t14: each CI step's own turn, `without_gh_columns`)."""
+    read = columns_off(turns) if columns_off else [without_gh_columns(t) for t in turns]
+    log = reading_t11.read_events(read, log_class)
     # What a turn mentions (a step's name among them) is read from its text as printed.
     log.texts = [(turn.cmd or "") + "\n" + (turn.output or "") for turn in turns]
     log.events = [_not_a_test(_short_count(event, log)) for event in log.events]
     return log
 
 
-def _without_gh_columns(turn):
+def without_gh_columns(turn):
     """The turn with the columns `gh run view --log` puts before each line taken off, as
     they are off a log downloaded from the job's page, where the turn is a CI step's own
     (its command the step's script): the lines are the runner's. A turn that runs a command
@@ -71,6 +74,11 @@ def _without_gh_columns(turn):
             any(step.program in _PRINTS_LOGS for step in shell.parse(turn.cmd or "").steps):
         return turn
     return replace(turn, output=_GH_COLUMNS.sub("", turn.output))
+
+
+def behind_columns(line):
+    """True if the line starts with gh's columns and the runner's timestamp."""
+    return _GH_COLUMNS.match(line) is not None
 
 
 def _short_count(event, log):
