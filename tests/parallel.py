@@ -9,7 +9,9 @@ rest. The child sends its outcomes back through a second pipe as text (the trace
 already formatted) and the parent adds them to its own result.
 
 RECEIPT_PAIR_TESTS_SERIAL=1 (or a platform without fork) runs the modules in one process,
-in order, as unittest alone would.
+in order, as unittest alone would. The child keeps the parent's -f, -b and --locals; once
+either process stops on a failure (-f), the other takes no new module. With -v the two
+processes' lines interleave.
 """
 
 import os
@@ -51,7 +53,7 @@ class _Pulled(unittest.TestSuite):
             yield self._modules[_NUMBER.unpack(raw)[0]]
 
     def _removeTestAtIndex(self, index):
-        pass  # nothing is held to let go of: each module is dropped once it has run
+        pass  # the modules are the parent's list's: unittest may not set them to None
 
 
 class TwoProcesses(unittest.TestSuite):
@@ -60,7 +62,7 @@ class TwoProcesses(unittest.TestSuite):
     def run(self, result, debug=False):
         modules = list(self)
         if (debug or not hasattr(os, "fork") or len(modules) < WORKERS
-                or os.environ.get("RECEIPT_PAIR_TESTS_SERIAL")):
+                or os.environ.get("RECEIPT_PAIR_TESTS_SERIAL") == "1"):
             return super().run(result, debug)
         work, fill = os.pipe()
         os.write(fill, b"".join(_NUMBER.pack(i) for i in range(len(modules))))
@@ -74,6 +76,8 @@ class TwoProcesses(unittest.TestSuite):
             _run_child(modules, work, send, result)
         os.close(send)
         _Pulled(modules, work).run(result)
+        if result.shouldStop:  # -f: take the rest of the work list, so the child stops too
+            _read_all(work)
         received = _read_all(back)
         os.close(back)
         os.close(work)
@@ -91,7 +95,12 @@ def _run_child(modules, work, send, parent):
             1 if getattr(parent, "dots", False) else 0
         stream = unittest.runner._WritelnDecorator(sys.stderr)
         result = unittest.TextTestResult(stream, True, verbosity)
+        result.failfast = parent.failfast
+        result.buffer = parent.buffer
+        result.tb_locals = getattr(parent, "tb_locals", False)
         _Pulled(modules, work).run(result)
+        if result.shouldStop:
+            _read_all(work)
         outcomes = {
             "ran": result.testsRun,
             "failures": [(str(t), text) for t, text in result.failures],
@@ -127,8 +136,10 @@ def _merge(result, received, status):
     try:
         outcomes = pickle.loads(received)
     except Exception:
+        code = os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") \
+            else status
         result.errors.append((_Named("the second test process"),
-                              f"it ended (wait status {status}) without sending its "
+                              f"it ended (exit status {code}) without sending its "
                               f"outcomes: its modules' results are lost\n"))
         return
     result.testsRun += outcomes["ran"]
@@ -142,5 +153,9 @@ def _merge(result, received, status):
 def load_package(loader, start_dir, pattern):
     """The suite of the package at `start_dir` for its `load_tests`: every module found
     there, run on two processes."""
-    found = loader.discover(start_dir=start_dir, pattern=pattern or "test*.py")
+    # The repository's root is the top level, whoever asked (`discover -t .`, or
+    # `python -m unittest tests.unit`): the modules are tests.unit.test_x.
+    root = os.path.dirname(os.path.dirname(os.path.abspath(start_dir)))
+    found = loader.discover(start_dir=start_dir, pattern=pattern or "test*.py",
+                            top_level_dir=root)
     return TwoProcesses(list(found))

@@ -10,6 +10,7 @@ from unittest import mock
 from tests import parallel
 
 _WHO = "RECEIPT_PAIR_TEST_WHO_RAN"  # a file each test writes the number of its process to
+_PARENT = "RECEIPT_PAIR_TEST_PARENT"  # the process that runs the suite under test
 
 
 def _note_process():
@@ -18,13 +19,24 @@ def _note_process():
             handle.write(f"{os.getpid()}\n")
 
 
+def _processes_noted():
+    if not os.environ.get(_WHO) or not os.path.exists(os.environ[_WHO]):
+        return set()
+    with open(os.environ[_WHO]) as handle:
+        return set(handle.read().split())
+
+
 class _Cases:
     """Cases the tests below run (not discovered: unittest looks at a module's own names)."""
 
     class Slow(unittest.TestCase):
         def test_slow(self):
+            # Holds one process until the other has run a test (at most 10 s), so the
+            # other takes the modules after this one.
             _note_process()
-            time.sleep(0.3)  # holds one process, so the other takes the modules after it
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and len(_processes_noted()) < 2:
+                time.sleep(0.01)
 
     class Passes(unittest.TestCase):
         def test_one(self):
@@ -32,6 +44,13 @@ class _Cases:
 
         def test_two(self):
             pass
+
+    class Dies(unittest.TestCase):
+        def test_dies(self):
+            _note_process()
+            if str(os.getpid()) == os.environ[_PARENT]:
+                self.skipTest("the parent took it")  # the parent must live: nothing to see
+            os._exit(3)
 
     class Fails(unittest.TestCase):
         def test_fails(self):
@@ -58,7 +77,8 @@ class TwoProcesses(unittest.TestCase):
         result = unittest.TestResult()
         with tempfile.TemporaryDirectory() as folder:
             who = os.path.join(folder, "who")
-            with mock.patch.dict(os.environ, {"RECEIPT_PAIR_TESTS_SERIAL": "", _WHO: who}):
+            with mock.patch.dict(os.environ, {"RECEIPT_PAIR_TESTS_SERIAL": "", _WHO: who,
+                                              _PARENT: str(os.getpid())}):
                 parallel.TwoProcesses(_modules(*cases)).run(result)
             with open(who) as handle:
                 processes = len(set(handle.read().split()))
@@ -80,11 +100,23 @@ class TwoProcesses(unittest.TestCase):
         self.assertEqual((result.testsRun, result.failures, result.errors), (5, [], []))
         self.assertTrue(result.wasSuccessful())
 
-    def test_a_child_that_sends_nothing_is_an_error(self):
-        result = unittest.TestResult()
-        parallel._merge(result, b"", 256)
+    def test_a_child_that_dies_is_an_error(self):
+        # The child's process ends in a test (os._exit): its outcomes never come back.
+        result, _ = self.run_suite(_Cases.Slow, _Cases.Dies, _Cases.Passes)
+        if any(reason == "the parent took it" for _, reason in result.skipped):
+            self.skipTest("the parent ran the dying test this time (the child took Slow)")
         self.assertFalse(result.wasSuccessful())
-        self.assertIn("without sending its outcomes", result.errors[0][1])
+        self.assertTrue(any("without sending its outcomes" in text and "exit status 3" in text
+                            for _, text in result.errors))
+
+    def test_failfast_stops_both(self):
+        # Each process stops at its first failure and takes no module after it.
+        result = unittest.TestResult()
+        result.failfast = True
+        with mock.patch.dict(os.environ, {"RECEIPT_PAIR_TESTS_SERIAL": ""}):
+            parallel.TwoProcesses(_modules(_Cases.Fails, _Cases.Fails,
+                                           *[_Cases.Passes] * 6)).run(result)
+        self.assertLessEqual(result.testsRun, 2)
 
     def test_serial_when_asked(self):
         result = unittest.TestResult()
