@@ -70,10 +70,11 @@ def without_gh_columns(turn):
     (its command the step's script): the lines are the runner's. A turn that runs a command
     that prints logs or files (`gh run view`, `cat`, `tail`, `grep`, `curl`) keeps them:
     what it printed is another run's log, not its own commands' output."""
-    if "\t" not in turn.output or not _GH_COLUMNS.search(turn.output) or \
+    output = turn.output or ""
+    if "\t" not in output or not _GH_COLUMNS.search(output) or \
             any(step.program in _PRINTS_LOGS for step in shell.parse(turn.cmd or "").steps):
         return turn
-    return replace(turn, output=_GH_COLUMNS.sub("", turn.output))
+    return replace(turn, output=_GH_COLUMNS.sub("", output))
 
 
 def behind_columns(line):

@@ -697,6 +697,15 @@ class TableT14(_LaterTable, unittest.TestCase):
                 self.assert_more_carefully(name, "t14", "t13")
 
 
+class TableT14Input(unittest.TestCase):
+    def test_a_turn_with_no_output_reads_without_a_traceback(self):
+        turns = [Turn(cmd=None, output=None, exit_status=None)]
+        for version in ("t14", "t15"):
+            with self.subTest(version):
+                self.assertEqual(decide("All tests pass", turns, version=version).rule,
+                                 "tests.never-ran")
+
+
 class TableT15(_LaterTable, unittest.TestCase):
     """Table t15's care where t14 was unsure, probed both ways in facts/probes_t15.py."""
 
