@@ -152,11 +152,14 @@ RULES_T13 = dict(RULES_T12)
 RULES_T14 = dict(RULES_T13)
 # Table t15 (facts/decide_t15.py): t14's rules on t15's reading; it only takes answers away.
 RULES_T15 = dict(RULES_T14)
+# Table t16 (facts/decide_t16.py): t15's rules on t15's reading; it takes answers away, or
+# reads a kind a claim quotes a command of, which t15's rules decide, so no rule is new.
+RULES_T16 = dict(RULES_T15)
 TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4,
                "t5": RULES_T5, "t6": RULES_T6, "t7": RULES_T7, "t8": RULES_T8,
                "t9": RULES_T9, "t10": RULES_T10, "t11": RULES_T11,
                "t12": RULES_T12, "t13": RULES_T13, "t14": RULES_T14,
-               "t15": RULES_T15}
+               "t15": RULES_T15, "t16": RULES_T16}
 @dataclass(frozen=True)
 class Decision:
     """What the facts decided of a claim, and by which rule."""

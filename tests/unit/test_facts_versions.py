@@ -91,9 +91,10 @@ class Versions(unittest.TestCase):
         self.assertIs(RULES, RULES_T1)
         self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
         self.assertEqual(fingerprint(), fingerprint(VERSION))
-        self.assertEqual(VERSION, "t15")
+        self.assertEqual(VERSION, "t16")
         self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9",
-                                    "t10", "t11", "t12", "t13", "t14", "t15"))
+                                    "t10", "t11", "t12", "t13", "t14", "t15", "t16"))
+        self.assertNotEqual(fingerprint("t16"), fingerprint("t15"))
         self.assertNotEqual(fingerprint("t15"), fingerprint("t14"))
         self.assertNotEqual(fingerprint("t14"), fingerprint("t13"))
         self.assertNotEqual(fingerprint("t13"), fingerprint("t12"))
@@ -164,7 +165,8 @@ class Versions(unittest.TestCase):
         self.assertEqual(decide("I ran the tests", turns, version="t4").table, "t4")
         self.assertEqual(decide("I ran the tests", turns, version="t5").table, "t5")
         self.assertEqual(decide("I ran the tests", turns, version="t6").table, "t6")
-        self.assertEqual(decide("I ran the tests", turns).table, "t15")
+        self.assertEqual(decide("I ran the tests", turns, version="t15").table, "t15")
+        self.assertEqual(decide("I ran the tests", turns).table, "t16")
         self.assertEqual(new.why, RULES_T2["tests.ran"])
         self.assertEqual(old.why, RULES_T1["tests.failed"])
 
@@ -718,6 +720,27 @@ class TableT15(_LaterTable, unittest.TestCase):
                      "attack-t13.json", "attack-t14.json", "attack-android.json"):
             with self.subTest(name):
                 self.assert_more_carefully(name, "t15", "t14")
+
+
+class TableT16(_LaterTable, unittest.TestCase):
+    """Table t16: what set 16 showed, probed both ways in facts/probes_t16.py."""
+
+    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t16", "t15", "probes_t15", 4
+
+    def test_it_answers_every_attack_case_as_t15_or_more_carefully(self):
+        # t16 takes t15's answers away, or reads a kind a claim quotes a command of: on every
+        # attack file it answers as t15 does, or leaves the case to the models, or gives an
+        # answer the case allows.
+        for name in ("attack-t9.json", "attack-t10.json", "attack-t11.json", "attack-t12.json",
+                     "attack-t13.json", "attack-t14.json", "attack-android.json"):
+            with self.subTest(name):
+                self.assert_more_carefully(name, "t16", "t15")
+
+    def test_a_word_alone_in_backquotes_is_no_command(self):
+        from receipt_pair.facts.decide_t16 import quoted_kinds
+        self.assertEqual(quoted_kinds("counted in `test1.mp4`; full `pytest` was blocked"), [])
+        self.assertEqual(quoted_kinds("`swift build` and `swift test` pass"),
+                         ["build", "tests"])
 
 
 if __name__ == "__main__":
