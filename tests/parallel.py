@@ -8,6 +8,9 @@ each process reads the next number when it is free, so a slow module does not ho
 rest. The child sends its outcomes back through a second pipe as text (the tracebacks
 already formatted) and the parent adds them to its own result.
 
+A module that runs long says so (`RUN_FIRST = True` at its top) and is started first, so the
+two processes end at about the same time.
+
 RECEIPT_PAIR_TESTS_SERIAL=1 (or a platform without fork) runs the modules in one process,
 in order, as unittest alone would. The child keeps the parent's -f, -b and --locals; once
 either process stops on a failure (-f), the other takes no new module. With -v the two
@@ -158,4 +161,23 @@ def load_package(loader, start_dir, pattern):
     root = os.path.dirname(os.path.dirname(os.path.abspath(start_dir)))
     found = loader.discover(start_dir=start_dir, pattern=pattern or "test*.py",
                             top_level_dir=root)
-    return TwoProcesses(list(found))
+    return TwoProcesses(first_the_long(list(found)))
+
+
+def first_the_long(modules):
+    """The modules' suites with those whose module says it runs long (`RUN_FIRST = True`)
+    first, the rest in their order: a long module taken last would leave one process
+    working alone at the end."""
+    return sorted(modules, key=lambda suite: not getattr(_module_of(suite), "RUN_FIRST", False))
+
+
+def _module_of(suite):
+    """The module of the first test in `suite`, or None for an empty one."""
+    for test in suite:
+        if isinstance(test, unittest.TestSuite):
+            found = _module_of(test)
+            if found is not None:
+                return found
+        else:
+            return sys.modules.get(type(test).__module__)
+    return None

@@ -26,6 +26,9 @@ from receipt_pair.pair.claim import FACTS, facts_record, turn_id
 from receipt_pair.store.records import RECEIPT_SCHEMA
 from receipt_pair.turn import Turn
 
+# The longest module of the suite (every table on every attack file): started first on the
+# two processes (tests/parallel.py).
+RUN_FIRST = True
 CASES = os.path.join(os.path.dirname(__file__), "..", "data", "facts", "attack-t2.json")
 
 

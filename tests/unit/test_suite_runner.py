@@ -2,8 +2,10 @@
 result, whichever process ran it, and a child that dies is an error, not a quiet pass."""
 
 import os
+import sys
 import tempfile
 import time
+import types
 import unittest
 from unittest import mock
 
@@ -117,6 +119,23 @@ class TwoProcesses(unittest.TestCase):
             parallel.TwoProcesses(_modules(_Cases.Fails, _Cases.Fails,
                                            *[_Cases.Passes] * 6)).run(result)
         self.assertLessEqual(result.testsRun, 2)
+
+    def test_a_module_that_runs_long_is_taken_first(self):
+        # A module with RUN_FIRST = True goes to the head of the work list; the others keep
+        # their order, and an empty suite has no module to ask.
+        long = types.ModuleType("long_module")
+        long.RUN_FIRST = True
+        short = types.ModuleType("short_module")
+        cases = {}
+        for module in (short, long):
+            case = type("Case", (unittest.TestCase,), {"test_it": lambda self: None,
+                                                        "__module__": module.__name__})
+            cases[module.__name__] = unittest.TestSuite([unittest.TestSuite([case("test_it")])])
+        empty = unittest.TestSuite()
+        with mock.patch.dict(sys.modules, {"long_module": long, "short_module": short}):
+            order = parallel.first_the_long([cases["short_module"], empty,
+                                             cases["long_module"]])
+        self.assertEqual(order, [cases["long_module"], cases["short_module"], empty])
 
     def test_serial_when_asked(self):
         result = unittest.TestResult()
