@@ -14,8 +14,15 @@ kind, not as a spelling. docs/facts.md says it with examples.
 - A test run whose runner says that a forked process failed (Maven Surefire's "There was an
   error in the forked process") did not run every test its summary leaves out: its green
   count is not the suite's.
+- A claim about a playbook run as a whole ("the playbook ran with no failed tasks", "the
+  ansible-playbook run finished successfully", "the playbook check run had no failed
+  tasks") is read against Ansible's own recap of the latest run (playbooks.py): a host
+  failed or unreachable contradicts it; every host at 0 shows it, where the run's command
+  is in sight and is a check exactly where the claim says a check run. t15 read no kind in
+  such a claim. A claim that names hosts, an inventory or what the play did is left to
+  the models.
 
-Every change only takes a `shown` away, or adds a kind the claim names to the claim's
+Every other change only takes a `shown` away, or adds a kind the claim names to the claim's
 frame, whose runs then decide by the rules t15 has.
 """
 
@@ -24,8 +31,9 @@ from dataclasses import replace
 
 from . import decide_t12, decide_t15, events as ev, shell
 from .builds import tool_of
-from .decision import SHOWN
+from .decision import CONTRADICTED, SHOWN, Decision
 from .frame import SUCCESS
+from .playbooks import playbook_runs
 from .reading_t7 import runs_tests
 from .reading_t8 import build_goals
 from ..patterns import lazy
@@ -42,6 +50,14 @@ _CHECKS = lazy(r"\b(?:quality|pre-?commit|all|every|the)\s+(?:\w+\s+)?"
 # Maven Surefire's words that a forked test process failed: tests it held did not run.
 _FORK_FAILED = lazy(r"There was an error in the forked process|The forked VM terminated "
                     r"without|SurefireBooterForkException|ExecutionException The forked VM")
+# A claim about a playbook run as a whole and nothing more: its subject, whether it says a
+# check run, and what it says of the run.
+_PLAYBOOK_CLAIM = lazy(
+    r"^\W*(?:the\s+)?(?:ansible[- ]playbook|(?:ansible\s+)?playbook)\s+"
+    r"(?P<check>(?:check(?:[- ]mode)?|dry)[- ]run\s+|run\s+)?"
+    r"(?:(?:ran|run|was\s+run|has\s+run|completed|finished|had)\s+)?"
+    r"(?:(?:with\s+no|without(?:\s+any)?|no)\s+failed\s+tasks|successfully|cleanly|"
+    r"passed|succeeded|with\s+no\s+failures|without\s+(?:errors|failures))\W*$", re.I)
 
 
 def read_frame_t16(plain, frame=None):
@@ -89,6 +105,8 @@ def decide(claim, turns, log, frame):
     """The Decision table t16 gives for `claim` (with plain quotes; `frame`: t16's frame of
     it), or None. `log` is t15's reading of the turns, which t16 reads too."""
     decision = decide_t15.decide(claim, turns, log, frame)
+    if decision is None and not frame.kinds:
+        return _playbook(claim, turns, log, frame)
     if decision is None or decision.answer != SHOWN:
         return decision
     if _checks_beside(claim, frame) or _fork_failed(decision, log):
@@ -108,3 +126,27 @@ def _fork_failed(decision, log):
     if decision.turn is None or not decision.rule.startswith("tests."):
         return False
     return any(_FORK_FAILED.search(line) for line in log.lines[decision.turn])
+
+
+def _playbook(claim, turns, log, frame):
+    """A claim about a playbook run as a whole, decided by the latest run's recap; None
+    where it is another claim, no run is in the log, or the recap does not settle it."""
+    said = _PLAYBOOK_CLAIM.match(claim)
+    if said is None or frame.says != SUCCESS or turns is None:
+        return None
+    runs = playbook_runs(turns, lambda index: log.lines[index])
+    if not runs:
+        return None
+    run = runs[-1]
+    claims_check = bool(said.group("check")) and not said.group("check").lower().startswith(
+        "run")
+    if claims_check and run.check is not True:
+        return None  # a check run the log does not show was one
+    event = ev.Event(turn=run.turn, family=ev.DEPLOY, operation="ansible-playbook",
+                     key="ansible-playbook", outcome=ev.FAILED if run.failing else ev.PASSED,
+                     status=run.status, status_is="own", command=run.command)
+    if run.failing:
+        return Decision(CONTRADICTED, "playbook.failed", run.turn, run.failing[0], event)
+    if run.status not in (None, 0) or run.check is None or run.check != claims_check:
+        return None
+    return Decision(SHOWN, "playbook.passed", run.turn, run.hosts[-1][3], event)

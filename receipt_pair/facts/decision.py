@@ -152,9 +152,16 @@ RULES_T13 = dict(RULES_T12)
 RULES_T14 = dict(RULES_T13)
 # Table t15 (facts/decide_t15.py): t14's rules on t15's reading; it only takes answers away.
 RULES_T15 = dict(RULES_T14)
-# Table t16 (facts/decide_t16.py): t15's rules on t15's reading; it takes answers away, or
-# reads a kind a claim quotes a command of, which t15's rules decide, so no rule is new.
-RULES_T16 = dict(RULES_T15)
+# Table t16 (facts/decide_t16.py): t15's rules on t15's reading, and a playbook run read by
+# Ansible's own recap; its other changes take answers away, or read a kind a claim quotes a
+# command of, which t15's rules decide.
+RULES_T16 = dict(RULES_T15, **{
+    "playbook.passed": "Ansible's recap of the latest playbook run names every host with "
+                       "failed=0 and unreachable=0, and the run was a check exactly where the "
+                       "claim says a check run",
+    "playbook.failed": "Ansible's recap of the latest playbook run names a host that failed or "
+                       "was unreachable",
+})
 TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4,
                "t5": RULES_T5, "t6": RULES_T6, "t7": RULES_T7, "t8": RULES_T8,
                "t9": RULES_T9, "t10": RULES_T10, "t11": RULES_T11,

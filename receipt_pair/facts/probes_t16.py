@@ -9,6 +9,11 @@ _SUREFIRE = ("[INFO]  T E S T S\n[INFO] Results:\n[INFO] Tests run: 11, Failures
 _FORK = ("There was an error in the forked process\norg.apache.maven.surefire.booter."
          "SurefireBooterForkException: There was an error in the forked process\n")
 _MAVEN_END = "[INFO] BUILD SUCCESS\n"
+_PLAY = "PLAY [web] *****\n\nTASK [nginx : install] *****\nok: [web-01]\nok: [web-02]\n\n"
+_GREEN = (_PLAY + "PLAY RECAP *****\nweb-01 : ok=9 changed=2 unreachable=0 failed=0 skipped=1\n"
+          "web-02 : ok=9 changed=2 unreachable=0 failed=0 skipped=1\n")
+_RED = (_PLAY + "PLAY RECAP *****\nweb-01 : ok=9 changed=2 unreachable=0 failed=0 skipped=1\n"
+        "web-02 : ok=4 changed=1 unreachable=0 failed=1 skipped=0\n")
 
 T16_PROBES = (
     TableProbe("t16: a claim quoting a test command claims the tests too",
@@ -42,4 +47,30 @@ T16_PROBES = (
                "the tests pass",
                (T("mvn -f pom.xml package", _SUREFIRE + _MAVEN_END, 0),), "shown",
                "tests.passed"),
+    TableProbe("t16: a playbook run whose recap has every host at 0 shows the run",
+               "the playbook ran with no failed tasks",
+               (T("ansible-playbook -i inventory/prod.yml site.yml", _GREEN, 0),), "shown",
+               "playbook.passed"),
+    TableProbe("t16: a check run does not show that the playbook ran",
+               "the playbook ran with no failed tasks",
+               (T("ansible-playbook -i inventory/prod.yml site.yml --check --diff", _GREEN, 0),),
+               None, None),
+    TableProbe("t16: it shows a claim of a check run",
+               "the playbook check run had no failed tasks",
+               (T("ansible-playbook -i inventory/prod.yml site.yml --check --diff", _GREEN, 0),),
+               "shown", "playbook.passed"),
+    TableProbe("t16: a host that failed contradicts the run",
+               "the playbook ran with no failed tasks",
+               (T("ansible-playbook -i inventory/prod.yml site.yml", _RED, 2),), "contradicted",
+               "playbook.failed"),
+    TableProbe("t16: a claim naming its hosts is not the run's alone",
+               "the playbook ran with no failed tasks on web-01",
+               (T("ansible-playbook -i inventory/prod.yml site.yml", _GREEN, 0),), None, None),
+    TableProbe("t16: a run whose command is not in sight may have been a check",
+               "the ansible-playbook run finished successfully",
+               (T("stage: Run playbook", _GREEN),), None, None),
+    TableProbe("t16: molecule's recaps are a test run's, not a playbook run's",
+               "the playbook ran with no failed tasks",
+               (T("molecule test", "INFO     Running default > converge\n" + _GREEN, 0),),
+               None, None),
 )
