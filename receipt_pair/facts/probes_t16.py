@@ -16,14 +16,40 @@ _RED = (_PLAY + "PLAY RECAP *****\nweb-01 : ok=9 changed=2 unreachable=0 failed=
         "web-02 : ok=4 changed=1 unreachable=0 failed=1 skipped=0\n")
 
 T16_PROBES = (
-    TableProbe("t16: a claim quoting a test command claims the tests too",
-               "`swift build` and `swift test` complete successfully.",
+    TableProbe("t16: a claim quoting a test command claims the tests too: a red run vetoes "
+               "the build's shown", "`swift build` and `swift test` complete successfully.",
                (_BUILD, T("swift test", "Executed 709 tests, with 3 failures (0 unexpected) in "
-                          "113.212 (113.252) seconds", 1)), "contradicted", "tests.failed"),
+                          "113.212 (113.252) seconds", 1)), None, None),
     TableProbe("t16: and both green show it",
                "`swift build` and `swift test` complete successfully.",
                (_BUILD, T("swift test", "Executed 709 tests, with 0 failures (0 unexpected) in "
-                          "113.212 (113.252) seconds", 0)), "shown", "tests.passed"),
+                          "113.212 (113.252) seconds", 0)), "shown", "build.passed"),
+    TableProbe("t16: a quoted command only vetoes: a Makefile's new target is no claimed run",
+               "Committed the Makefile with a new `make test` target.",
+               (T("make test", "FAIL: TestParse (0.00s)\nFAIL\tgithub.com/x/y\t0.01s", 2),
+                T("git commit -am 'make test target'", "[main 4f1c2d9] make test target\n"
+                  " 1 file changed", 0)), None, None),
+    TableProbe("t16: a push claim's sha must be in the push's lines",
+               "Pushed `9c41e0` to main.",
+               (T("git push origin main", "To github.com:o/r.git\n   3b2a6f1..77aa2b1  main -> "
+                  "main", 0),), None, None),
+    TableProbe("t16: it is there",
+               "Pushed `77aa2b` to main.",
+               (T("git push origin main", "To github.com:o/r.git\n   3b2a6f1..77aa2b1  main -> "
+                  "main", 0),), "shown", "push.updated"),
+    TableProbe("t16: an amended commit's sha is gone",
+               "**Committed:** `e85ecc`",
+               (T("git commit -m fix", "[stage e85ecc1] fix: tab reactivity\n 2 files changed",
+                  0), T("git commit --amend --no-edit", "[stage 77aa2b1] fix: tab reactivity\n"
+                        " 3 files changed", 0)), None, None),
+    TableProbe("t16: CI said to be green is not a commit's to show",
+               "Committed the fix with CI passing",
+               (T("git commit -m fix", "[main fd41f22] fix\n 1 file changed", 0),), None, None),
+    TableProbe("t16: a test host that crashed leaves .NET's green count short",
+               "All tests pass",
+               (T("dotnet test", "The active test run was aborted. Reason: Test host process "
+                  "crashed\nPassed!  - Failed:     0, Passed:   412, Skipped:     0, Total:   "
+                  "412", 0),), None, None),
     TableProbe("t16: a six-digit sha the commit does not begin with is not the commit",
                "**Committed:** `e85ecc`",
                (T("git commit -m fix", "[stage e85cccc] fix: tab reactivity\n 2 files changed",

@@ -739,11 +739,17 @@ class TableT16(_LaterTable, unittest.TestCase):
             with self.subTest(name):
                 self.assert_more_carefully(name, "t16", "t15")
 
-    def test_a_word_alone_in_backquotes_is_no_command(self):
+    def test_a_files_name_in_backquotes_is_no_command(self):
         from receipt_pair.facts.decide_t16 import quoted_kinds
-        self.assertEqual(quoted_kinds("counted in `test1.mp4`; full `pytest` was blocked"), [])
+        self.assertEqual(quoted_kinds("counted in `test1.mp4` and `count.xlsx`"), [])
+        self.assertEqual(quoted_kinds("full `pytest` was blocked"), ["tests"])
         self.assertEqual(quoted_kinds("`swift build` and `swift test` pass"),
                          ["build", "tests"])
+        self.assertEqual(quoted_kinds("`swift build && swift test` passes"), ["build", "tests"])
+
+    def test_its_attack_pass(self):
+        # tests/data/facts/attack-t16.json: 49 cases, none open (t16 narrowed after it).
+        self.assert_attacks_answered("attack-t16.json", "t16", "t15", 49, 0)
 
 
 if __name__ == "__main__":
