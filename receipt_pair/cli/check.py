@@ -47,9 +47,10 @@ def add_check(commands):
 
 
 def _cmd_check(args):
+    keeper = keeper_from(args)
     log = read_log_args(args)
     result = run_check(args, args.claim, log.turns)
-    keep_receipt(keeper_from(args), result, log)
+    keep_receipt(keeper, result, log)
     if args.json:
         print_json(result.to_dict())
     else:

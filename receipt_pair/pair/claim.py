@@ -107,14 +107,14 @@ def decide_by_facts(claim, turns, settings, events=None):
     read once (facts.reading.read_events), spares reading them again for every claim."""
     if not settings.facts:
         return None
+    unseen = Shown([], claim, turns)  # no model sees a turn of a claim the facts settle
     decision = facts_table.decide(claim, turns, log=events)
     if decision is None:
         return None
     quotes = () if decision.answer == NOT_SHOWN else (
         Quote(FACTS, turn_id(decision.turn), decision.quote),)
     return ClaimResult(claim=claim, answer=decision.answer, quotes=quotes, models=[],
-                       shown=Shown([], claim, turns), settings=settings, decided_by=FACTS,
-                       facts=decision)
+                       shown=unseen, settings=settings, decided_by=FACTS, facts=decision)
 
 
 def combine_models(claim, shown, answers, settings):
