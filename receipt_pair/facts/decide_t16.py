@@ -34,18 +34,14 @@ Every other change only takes a `shown` away.
 import re
 from dataclasses import replace
 
-from . import decide_t12, decide_t15, events as ev, shell
-from .builds import tool_of
+from . import decide_t8, decide_t12, decide_t15, events as ev, shell
 from .decision import CONTRADICTED, SHOWN, Decision
 from .frame import SUCCESS
 from .playbooks import playbook_runs
-from .reading_t7 import runs_tests
-from .reading_t8 import build_goals
 from ..patterns import lazy
 
 VERSION = "t16"
 
-_QUOTED = lazy(r"`([^`\n]{3,300})`")
 # A short sha: six hex digits in backquotes, or unquoted with a digit and a letter among
 # them; in backquotes, seven or more digits alone too (t12 reads a sha only with a letter).
 _SHORT_SHA = lazy(r"`([0-9a-f]{6}|\d{7,40})`|\b((?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6})\b")
@@ -93,17 +89,11 @@ def quoted_kinds(plain):
     swift test`: build and tests; `tox`), each as the log's reading would read that
     command. A file's name (`test1.mp4`) is not a command."""
     kinds = []
-    for quoted in _QUOTED.findall(plain):
+    for quoted in decide_t8.CITED.findall(plain):
         if len(quoted.split()) < 2 and "." in quoted:
             continue
         for step in shell.parse(quoted).runs:
-            if runs_tests(step) is not None:
-                kind = ev.TESTS
-            elif build_goals(step):
-                kind = ev.BUILD
-            else:
-                tool = tool_of(step)
-                kind = tool[0] if tool else None
+            kind = decide_t8.kind_of_run(step)
             if kind is not None and kind not in kinds:
                 kinds.append(kind)
     return kinds

@@ -51,7 +51,7 @@ _SKIPPED = lazy(r"\b(\d{1,6})\s+skipped\b", re.I)
 _ELSEWHERE = lazy(r"\.\.|--prefix|--cwd|-C\s|--dir\b")
 _OTHER_COUNTS = lazy(r"\b\d{1,6}\s+(?:pending|todo|xfailed|deselected)\b", re.I)
 _NO_FAILURES = lazy(r"\b([1-9]\d*)\s+(?:failed|errors?)\b", re.I)
-_CITED = lazy(r"`([^`\n]{3,300})`")
+CITED = lazy(r"`([^`\n]{3,300})`")  # a command a claim quotes in backquotes
 # What a claim may say beside a quoted command for it to claim that the command passed.
 _PASS_WORDS = lazy(r"^\W*(?:(?:verification|check|result|status)\s*)?\W*(?:passed|passes|pass|"
                    r"ok|success|succeeded|succeeds|green|clean|\u2705|\u2713|\u2714)\W*$", re.I)
@@ -140,19 +140,24 @@ def _cited(claim, frame):
     if len(frame.kinds) != 1 or decide_t7.read_frame_t7(claim).kinds or \
             _cited_kind(claim) != frame.kinds[0]:
         return None
-    return " ".join(_CITED.findall(claim)[0].split())
+    return " ".join(CITED.findall(claim)[0].split())
 
 
 def _cited_kind(plain):
     """The kind of run of the one command a claim quotes, where the claim says nothing but
     that it passed; else None."""
-    quoted = _CITED.findall(plain)
-    if len(quoted) != 1 or not _PASS_WORDS.match(_CITED.sub(" ", plain)):
+    quoted = CITED.findall(plain)
+    if len(quoted) != 1 or not _PASS_WORDS.match(CITED.sub(" ", plain)):
         return None
     line = shell.parse(quoted[0])
     if len(line.runs) != 1 or len(line.steps) != 1:
         return None
-    step = line.runs[0]
+    return kind_of_run(line.runs[0])
+
+
+def kind_of_run(step):
+    """The kind of run a command's step is as the log's reading reads it (tests, build, or
+    a lint or type-check tool's kind), or None."""
     if runs_tests(step) is not None:
         return ev.TESTS
     if build_goals(step):
