@@ -94,9 +94,10 @@ class Versions(unittest.TestCase):
         self.assertIs(RULES, RULES_T1)
         self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
         self.assertEqual(fingerprint(), fingerprint(VERSION))
-        self.assertEqual(VERSION, "t16")
+        self.assertEqual(VERSION, "t17")
         self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9",
-                                    "t10", "t11", "t12", "t13", "t14", "t15", "t16"))
+                                    "t10", "t11", "t12", "t13", "t14", "t15", "t16", "t17"))
+        self.assertNotEqual(fingerprint("t17"), fingerprint("t16"))
         self.assertNotEqual(fingerprint("t16"), fingerprint("t15"))
         self.assertNotEqual(fingerprint("t15"), fingerprint("t14"))
         self.assertNotEqual(fingerprint("t14"), fingerprint("t13"))
@@ -169,7 +170,8 @@ class Versions(unittest.TestCase):
         self.assertEqual(decide("I ran the tests", turns, version="t5").table, "t5")
         self.assertEqual(decide("I ran the tests", turns, version="t6").table, "t6")
         self.assertEqual(decide("I ran the tests", turns, version="t15").table, "t15")
-        self.assertEqual(decide("I ran the tests", turns).table, "t16")
+        self.assertEqual(decide("I ran the tests", turns, version="t16").table, "t16")
+        self.assertEqual(decide("I ran the tests", turns).table, "t17")
         self.assertEqual(new.why, RULES_T2["tests.ran"])
         self.assertEqual(old.why, RULES_T1["tests.failed"])
 
@@ -750,6 +752,19 @@ class TableT16(_LaterTable, unittest.TestCase):
     def test_its_attack_pass(self):
         # tests/data/facts/attack-t16.json: 49 cases, none open (t16 narrowed after it).
         self.assert_attacks_answered("attack-t16.json", "t16", "t15", 49, 0)
+
+
+class TableT17(_LaterTable, unittest.TestCase):
+    """Table t17: a playbook run only from a turn that runs it, probed in facts/probes_t17.py."""
+
+    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t17", "t16", "probes_t16", 2
+
+    def test_it_answers_every_attack_case_as_t16_or_more_carefully(self):
+        for name in ("attack-t9.json", "attack-t10.json", "attack-t11.json", "attack-t12.json",
+                     "attack-t13.json", "attack-t14.json", "attack-t16.json",
+                     "attack-android.json"):
+            with self.subTest(name):
+                self.assert_more_carefully(name, "t17", "t16")
 
 
 if __name__ == "__main__":
