@@ -1,18 +1,14 @@
 #!/usr/bin/env python3
 """Two versions of the facts' table on every development set: what each decides, how
 often rightly, its false receipts and false contradictions, and every claim they decide
-differently. A development tool (sets 5 to 16 are development data since their runs were
+differently. A development tool (sets 5 to 17 are development data since their runs were
 sealed), never a sealed result.
 
-    python3 eval/dev-runs-6/tables.py [OLD NEW] [--before-run-7 | ... | --before-run-16]
+    python3 eval/dev-runs-6/tables.py [OLD NEW] [--before-run-7 | ... | --before-run-17]
 
-`--before-run-7` leaves sets 7 to 16 out (the sets as they were when t4 was made),
-`--before-run-8` sets 8 to 16 (as they were when t5 and t6 were made), `--before-run-9`
-sets 9 to 16 (when t7 was made), `--before-run-10` sets 10 to 16 (when t8 was made),
-`--before-run-11` sets 11 to 16 (when t9 was made), `--before-run-12` sets 12 to 16 (when t10
-was made), `--before-run-13` sets 13 to 16 (when t11 was made), `--before-run-14` sets 14 to
-16 (when t12 and t13 were made), `--before-run-15` sets 15 and 16 (when t14 was made),
-`--before-run-16` set 16 (when t15 was made).
+`--before-run-N` leaves out sets N to 17, the sets run N and later measured: the sets as
+they were when the table run N was designed with was made (`--before-run-7` for t4,
+`--before-run-8` for t5 and t6, ... `--before-run-17` for t16).
 """
 
 import collections
@@ -32,13 +28,11 @@ SETS = ("eval/dev-items.jsonl", "eval/holdout-1.jsonl", "eval/holdout-2.jsonl",
         "eval/real-10/real10-test.jsonl", "eval/real-11/real11-test.jsonl",
         "eval/real-12/real12-test.jsonl", "eval/real-13/real13-test.jsonl",
         "eval/real-14/real14-test.jsonl", "eval/real-15/real15-test.jsonl",
-        "eval/real-16/real16-test.jsonl")
+        "eval/real-16/real16-test.jsonl", "eval/real-17/real17-test.jsonl")
 
 
 def main(argv):
-    cut = {"--before-run-7": 10, "--before-run-8": 9, "--before-run-9": 8, "--before-run-10": 7,
-           "--before-run-11": 6, "--before-run-12": 5, "--before-run-13": 4, "--before-run-14": 3,
-           "--before-run-15": 2, "--before-run-16": 1}
+    cut = {f"--before-run-{run}": 18 - run for run in range(7, 18)}
     sets = SETS[:len(SETS) - max([cut[a] for a in argv if a in cut] or [0])]
     argv = [a for a in argv if a not in cut]
     old, new = argv[:2] if len(argv) >= 2 else ("t3", "t4")
