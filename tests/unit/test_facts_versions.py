@@ -94,9 +94,11 @@ class Versions(unittest.TestCase):
         self.assertIs(RULES, RULES_T1)
         self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
         self.assertEqual(fingerprint(), fingerprint(VERSION))
-        self.assertEqual(VERSION, "t17")
+        self.assertEqual(VERSION, "t18")
         self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9",
-                                    "t10", "t11", "t12", "t13", "t14", "t15", "t16", "t17"))
+                                    "t10", "t11", "t12", "t13", "t14", "t15", "t16", "t17",
+                                    "t18"))
+        self.assertNotEqual(fingerprint("t18"), fingerprint("t17"))
         self.assertNotEqual(fingerprint("t17"), fingerprint("t16"))
         self.assertNotEqual(fingerprint("t16"), fingerprint("t15"))
         self.assertNotEqual(fingerprint("t15"), fingerprint("t14"))
@@ -171,7 +173,8 @@ class Versions(unittest.TestCase):
         self.assertEqual(decide("I ran the tests", turns, version="t6").table, "t6")
         self.assertEqual(decide("I ran the tests", turns, version="t15").table, "t15")
         self.assertEqual(decide("I ran the tests", turns, version="t16").table, "t16")
-        self.assertEqual(decide("I ran the tests", turns).table, "t17")
+        self.assertEqual(decide("I ran the tests", turns, version="t17").table, "t17")
+        self.assertEqual(decide("I ran the tests", turns).table, "t18")
         self.assertEqual(new.why, RULES_T2["tests.ran"])
         self.assertEqual(old.why, RULES_T1["tests.failed"])
 
@@ -765,6 +768,26 @@ class TableT17(_LaterTable, unittest.TestCase):
                      "attack-android.json"):
             with self.subTest(name):
                 self.assert_more_carefully(name, "t17", "t16")
+
+
+
+class TableT18(_LaterTable, unittest.TestCase):
+    """Table t18: four guards that take a shown away, probed both ways in
+    facts/probes_t18.py."""
+
+    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t18", "t17", "probes_t17", 4
+
+    def test_it_answers_every_attack_case_as_t17_or_more_carefully(self):
+        for name in ("attack-t9.json", "attack-t10.json", "attack-t11.json", "attack-t12.json",
+                     "attack-t13.json", "attack-t14.json", "attack-t16.json",
+                     "attack-android.json"):
+            with self.subTest(name):
+                self.assert_more_carefully(name, "t18", "t17")
+
+    def test_a_windows_path_read_again_only_where_the_run_was_read_from_output(self):
+        from receipt_pair.facts.decide_t18 import _WINDOWS_PATH
+        self.assertIsNotNone(_WINDOWS_PATH.search("C:\\venv\\python.exe -m pytest"))
+        self.assertIsNone(_WINDOWS_PATH.search("pytest tests/a.py::test_b"))
 
 
 if __name__ == "__main__":
