@@ -1,6 +1,8 @@
 """The builder of real sets from set 17 on (eval/set_builder_2.py): it refuses what set 16's
 let through, and writes the items file whole."""
 
+import contextlib
+import io
 import json
 import os
 import sys
@@ -45,13 +47,16 @@ class SetBuilder(unittest.TestCase):
 
     def test_builds_and_writes_whole(self):
         folder = self.folder()
-        self.assertEqual(builder.main(folder, []), 0)
+        said = io.StringIO()
+        with contextlib.redirect_stdout(said):
+            self.assertEqual(builder.main(folder, []), 0)
+            self.assertEqual(builder.main(folder, ["--check"]), 0)
+        self.assertIn("real99-test.jsonl: 1 items", said.getvalue())
         with open(os.path.join(folder.here, "real99-test.jsonl")) as handle:
             items = [json.loads(line) for line in handle]
         self.assertEqual([(i["id"], i["truth"], i["turns"][0]["exit_status"]) for i in items],
                          [("r99t-001", "shown", 0)])  # the used repository's item left out
         self.assertFalse(os.path.exists(os.path.join(folder.here, "real99-test.jsonl.new")))
-        self.assertEqual(builder.main(folder, ["--check"]), 0)
 
     def test_refuses_a_missing_pool(self):
         with self.assertRaisesRegex(ValueError, "pool-B.jsonl: named but missing"):
