@@ -13,7 +13,6 @@ before it ends. The agent's words are its `text` parts. See docs/formats.md.
 
 import json
 import os
-import urllib.parse
 
 from ...errors import InputError
 from ._common import (EDIT, VIEW, Said, finish, get, is_missing, need, status, text_of,
@@ -43,6 +42,7 @@ def export(path, session_id):
     """The session `session_id` of the database at `path`, read only, as JSON text in the
     SDK's shape (ordered by the ids, which OpenCode makes in the order of time)."""
     import sqlite3  # only OpenCode keeps its sessions in a database
+    import urllib.parse  # loaded only here: a hook's start pays for what it uses
 
     uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
     try:
