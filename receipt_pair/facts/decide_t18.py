@@ -92,6 +92,8 @@ def _too_few_commits(claim, log):
     if said is None:
         return False
     word = said.group(1).lower()
-    wanted = int(word) if word.isdigit() else _NUMBERS[word]
+    wanted = int(word) if word.isdigit() else _NUMBERS.get(word)
+    if wanted is None:
+        return False  # a number word read only by Unicode's case folding ("ſix"): no count
     return len([e for e in log.of(ev.COMMIT) if e.outcome != ev.FAILED]) < wanted
 

@@ -789,6 +789,17 @@ class TableT18(_LaterTable, unittest.TestCase):
         self.assertIsNotNone(_WINDOWS_PATH.search("C:\\venv\\python.exe -m pytest"))
         self.assertIsNone(_WINDOWS_PATH.search("pytest tests/a.py::test_b"))
 
+    def test_a_number_word_read_only_by_unicode_case_folding_is_no_count(self):
+        # "ſix" (long s) and "fıve" (dotless i) match the count's words only by Unicode's
+        # case folding: t18 read no count from them, as t17 did, and raised no KeyError.
+        commit = (Turn(cmd="git commit -m a", output="[main 1a2b3c4] a\n 1 file changed",
+                       exit_status=0),)
+        for claim in ("Committed as \u017fix commits.", "Committed as f\u0131ve commits."):
+            with self.subTest(claim):
+                self.assertEqual(_rule_of(decide(claim, list(commit), version="t18")),
+                                 ("shown", "commit.made"))
+        self.assertIsNone(decide("Committed as six commits.", list(commit), version="t18"))
+
 
 if __name__ == "__main__":
     unittest.main()
