@@ -166,12 +166,14 @@ RULES_T16 = dict(RULES_T15, **{
 RULES_T17 = dict(RULES_T16)
 # Table t18 (facts/decide_t18.py): t17's rules; it only takes answers away.
 RULES_T18 = dict(RULES_T17)
+# Table t19 (facts/decide_t19.py): t18's rules; it only takes answers away.
+RULES_T19 = dict(RULES_T18)
 TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4,
                "t5": RULES_T5, "t6": RULES_T6, "t7": RULES_T7, "t8": RULES_T8,
                "t9": RULES_T9, "t10": RULES_T10, "t11": RULES_T11,
                "t12": RULES_T12, "t13": RULES_T13, "t14": RULES_T14,
                "t15": RULES_T15, "t16": RULES_T16, "t17": RULES_T17,
-               "t18": RULES_T18}
+               "t18": RULES_T18, "t19": RULES_T19}
 @dataclass(frozen=True)
 class Decision:
     """What the facts decided of a claim, and by which rule."""
