@@ -88,12 +88,18 @@ def _job_not_passed_after(log, turn):
 
 def _too_few_commits(claim, log):
     """True if the claim says it made more commits than the log's commit lines show."""
-    said = _COMMITS.search(claim)
+    wanted = commits_said(claim, _COMMITS, _NUMBERS)
+    return wanted is not None and \
+        len([e for e in log.of(ev.COMMIT) if e.outcome != ev.FAILED]) < wanted
+
+
+def commits_said(claim, pattern, numbers):
+    """How many commits the claim says it made, by `pattern` (its first group a count in
+    digits or a word of `numbers`), or None."""
+    said = pattern.search(claim)
     if said is None:
-        return False
+        return None
     word = said.group(1).lower()
-    wanted = int(word) if word.isdigit() else _NUMBERS.get(word)
-    if wanted is None:
-        return False  # a number word read only by Unicode's case folding ("ſix"): no count
-    return len([e for e in log.of(ev.COMMIT) if e.outcome != ev.FAILED]) < wanted
+    # None for a number word read only by Unicode's case folding ("ſix"): no count
+    return int(word) if word.isdigit() else numbers.get(word)
 

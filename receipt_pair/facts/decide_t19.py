@@ -29,7 +29,7 @@ new. Each guard below holds wherever t18's did, except where t19 gives a cost ba
 
 import re
 
-from . import decide_t17, events as ev, reading_t15
+from . import decide_t17, decide_t18, events as ev, reading_t15
 from .decision import SHOWN
 from ..patterns import lazy
 from ..turn import Turn
@@ -139,11 +139,7 @@ def _job_not_passed_after(log, decision):
 def _too_few_commits(claim, log):
     """True if the claim says it made more commits than the log's commit lines show (an
     amend replaces a commit: it adds none)."""
-    said = _COMMITS.search(claim)
-    if said is None:
-        return False
-    word = said.group(1).lower()
-    wanted = int(word) if word.isdigit() else _NUMBERS.get(word)
+    wanted = decide_t18.commits_said(claim, _COMMITS, _NUMBERS)
     if wanted is None:
         return False
     made = 0

@@ -357,6 +357,12 @@ class TableT4(unittest.TestCase):
                 self.assertIsNotNone(decide(probe.claim, list(probe.turns), version="t4"))
 
 
+# The attack files before t18's, which every later table answers as before or more
+# carefully.
+_ATTACKS_TO_T16 = ("attack-t9.json", "attack-t10.json", "attack-t11.json", "attack-t12.json",
+                   "attack-t13.json", "attack-t14.json", "attack-t16.json", "attack-android.json")
+
+
 @functools.lru_cache(maxsize=None)
 def _attack_cases(name):
     """The cases of an attack pass kept in tests/data/facts/NAME (read once)."""
@@ -765,9 +771,7 @@ class TableT17(_LaterTable, unittest.TestCase):
     PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t17", "t16", "probes_t16", 2
 
     def test_it_answers_every_attack_case_as_t16_or_more_carefully(self):
-        for name in ("attack-t9.json", "attack-t10.json", "attack-t11.json", "attack-t12.json",
-                     "attack-t13.json", "attack-t14.json", "attack-t16.json",
-                     "attack-android.json"):
+        for name in _ATTACKS_TO_T16:
             with self.subTest(name):
                 self.assert_more_carefully(name, "t17", "t16")
 
@@ -780,9 +784,7 @@ class TableT18(_LaterTable, unittest.TestCase):
     PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t18", "t17", "probes_t17", 4
 
     def test_it_answers_every_attack_case_as_t17_or_more_carefully(self):
-        for name in ("attack-t9.json", "attack-t10.json", "attack-t11.json", "attack-t12.json",
-                     "attack-t13.json", "attack-t14.json", "attack-t16.json",
-                     "attack-android.json"):
+        for name in _ATTACKS_TO_T16:
             with self.subTest(name):
                 self.assert_more_carefully(name, "t18", "t17")
 
@@ -811,9 +813,7 @@ class TableT19(_LaterTable, unittest.TestCase):
     PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t19", "t18", "probes_t18", 5
 
     def test_it_answers_every_attack_case_as_t17_or_more_carefully(self):
-        for name in ("attack-t9.json", "attack-t10.json", "attack-t11.json", "attack-t12.json",
-                     "attack-t13.json", "attack-t14.json", "attack-t16.json",
-                     "attack-android.json"):
+        for name in _ATTACKS_TO_T16:
             with self.subTest(name):
                 self.assert_more_carefully(name, "t19", "t17")
 
