@@ -74,15 +74,17 @@ _COMMITS = lazy(_COUNT + r"(?:-commit\b|(?:[\s,]+[\w-]+){0,3}?[\s,]+commits\b)",
 _COMMIT_LINE = lazy(r"^\[[^\]\s]+(?: \([^)]*\))? [0-9a-f]{7,40}\]")
 
 
-def decide(claim, turns, log, frame):
+def decide(claim, turns, log, frame, reading=reading_t15):
     """The Decision table t19 gives for `claim` (with plain quotes; `frame`: t16's frame of
-    it), or None. `log` is t15's reading of the turns, which t16 to t19 read too."""
+    it), or None. `log` is t15's reading of the turns, which t16 to t19 read too (or
+    `reading`'s, a later table's, which reads a Windows command again too)."""
     decision = decide_t17.decide(claim, turns, log, frame)
     if decision is None or decision.answer != SHOWN or decision.turn is None:
         return decision
     command = log.commands[decision.turn] or ""
     if decision.rule.startswith("tests.") and decision.rule != "tests.count-matches" and \
-            frame.whole and (_MAVEN_SELECTS.search(command) or _windows_unsure(command)):
+            frame.whole and (_MAVEN_SELECTS.search(command) or
+                             _windows_unsure(command, reading)):
         return None  # (a part run whose count is the claim's shows it, as t8 reads it)
     if decision.rule.startswith("build.") and _RELEASE.search(claim) and \
             _development_build(command):
@@ -102,7 +104,7 @@ def _development_build(command):
         _DEV_BUILD.search(command) is not None and _PRODUCTION_BUILD.search(command) is None)
 
 
-def _windows_unsure(command):
+def _windows_unsure(command, reading=reading_t15):
     """True if the command has a path in backslashes and, read again with them as '/'
     (inside a `cmd /c "..."` or `powershell -Command "..."` too), runs a part of the suite
     or no run of the whole suite that plain code can name."""
@@ -111,15 +113,15 @@ def _windows_unsure(command):
     posix = command.replace("\\", "/")
     inner = _WRAPPED.search(posix)
     runs = [part for text in ((posix, inner.group("inner")) if inner else (posix,))
-            for part in _parts_of_test_runs(text)]
+            for part in _parts_of_test_runs(text, reading)]
     return not runs or any(runs)
 
 
-def _parts_of_test_runs(text):
+def _parts_of_test_runs(text, reading=reading_t15):
     """The parts each test run of a command selects (an empty tuple: the whole suite).
     Vitest's `run` (run once, not watch) selects nothing."""
     return [tuple(o for o in e.objects if not (e.key == "vitest" and o == "run"))
-            for e in reading_t15.read_events([Turn(cmd=text)]).of(ev.TESTS)]
+            for e in reading.read_events([Turn(cmd=text)]).of(ev.TESTS)]
 
 
 def _job_not_passed_after(log, decision):

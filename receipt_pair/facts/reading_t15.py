@@ -30,9 +30,9 @@ LOG = LogT15  # the class of the logs this module reads (table.py)
 _OTHER_LINES = 3
 
 
-def read_events(turns):
-    """The LogT15 of `turns` (Turns, oldest first)."""
-    return reading_t14.read_events(turns, LogT15, _columns_off)
+def read_events(turns, log_class=LogT15):
+    """The LogT15 (or `log_class`, a later table's) of `turns` (Turns, oldest first)."""
+    return reading_t14.read_events(turns, log_class, _columns_off)
 
 
 def _columns_off(turns):

@@ -15,7 +15,7 @@ import unittest
 from receipt_pair.audit.facts import facts_differences, facts_record_differences
 from receipt_pair.check import agree
 from receipt_pair.facts import (decide_t2, languages, reading, reading_t2, reading_t4, reading_t8,
-                                reading_t10, reading_t11, reading_t14, reading_t15,
+                                reading_t10, reading_t11, reading_t14, reading_t15, reading_t20,
                                 reading_t5, reading_t6, reading_t7)
 from receipt_pair.facts.decision import RULES, RULES_T1, RULES_T2
 from receipt_pair.facts.frame import read_frame
@@ -94,10 +94,11 @@ class Versions(unittest.TestCase):
         self.assertIs(RULES, RULES_T1)
         self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
         self.assertEqual(fingerprint(), fingerprint(VERSION))
-        self.assertEqual(VERSION, "t19")
+        self.assertEqual(VERSION, "t20")
         self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9",
                                     "t10", "t11", "t12", "t13", "t14", "t15", "t16", "t17",
-                                    "t18", "t19"))
+                                    "t18", "t19", "t20"))
+        self.assertNotEqual(fingerprint("t20"), fingerprint("t19"))
         self.assertNotEqual(fingerprint("t19"), fingerprint("t18"))
         self.assertNotEqual(fingerprint("t18"), fingerprint("t17"))
         self.assertNotEqual(fingerprint("t17"), fingerprint("t16"))
@@ -160,6 +161,10 @@ class Versions(unittest.TestCase):
         log = reading_t14.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log, version="t14").rule, "tests.passed")
         log = reading_t15.read_events(turns)
+        self.assertEqual(decide("the tests pass", log=log, version="t19").rule, "tests.passed")
+        with self.assertRaises(ValueError):
+            decide("the tests pass", log=log)  # t20 reads its own
+        log = reading_t20.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log).rule, "tests.passed")
 
     def test_a_decision_says_its_table_and_its_words(self):
@@ -176,7 +181,8 @@ class Versions(unittest.TestCase):
         self.assertEqual(decide("I ran the tests", turns, version="t16").table, "t16")
         self.assertEqual(decide("I ran the tests", turns, version="t17").table, "t17")
         self.assertEqual(decide("I ran the tests", turns, version="t18").table, "t18")
-        self.assertEqual(decide("I ran the tests", turns).table, "t19")
+        self.assertEqual(decide("I ran the tests", turns, version="t19").table, "t19")
+        self.assertEqual(decide("I ran the tests", turns).table, "t20")
         self.assertEqual(new.why, RULES_T2["tests.ran"])
         self.assertEqual(old.why, RULES_T1["tests.failed"])
 
@@ -294,7 +300,7 @@ class TableT3(unittest.TestCase):
         log = reading_t2.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim), version="t3"),
                          decide(claim, self.PUSH, version="t3"))
-        log = reading_t15.read_events(self.PUSH)
+        log = reading_t20.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim)),
                          decide(claim, self.PUSH))
 
@@ -440,7 +446,8 @@ class _LaterTable:
             got = _decided(case["claim"], turns, version)
             allowed = {p.strip().lower() for p in case["right"].replace(" or ", "/").split("/")}
             with self.subTest(case["name"]):
-                self.assertEqual(got, tuple(case["expect"]) if case["expect"] else (None, None))
+                expect = case.get(f"expect_{version}", case["expect"])
+                self.assertEqual(got, tuple(expect) if expect else (None, None))
                 if got[0] is not None and "open" not in case:
                     self.assertIn(got[0], allowed)
                 if "open" in case:
@@ -831,3 +838,32 @@ class TableT19(_LaterTable, unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TableT20(_LaterTable, unittest.TestCase):
+    """Table t20: a runner's subcommand and its options that choose no tests are no part of
+    the suite, probed both ways in facts/probes_t20.py."""
+
+    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t20", "t19", "probes_t19", 4
+
+    def test_it_answers_every_attack_case_as_t17_or_more_carefully(self):
+        for name in _ATTACKS_TO_T16:
+            with self.subTest(name):
+                self.assert_more_carefully(name, "t20", "t17")
+
+    def test_it_answers_t19s_attack_pass_as_t19_but_two_costs(self):
+        # W11 and W12 (a whole Windows run under xdist, with a JUnit report): t19 took their
+        # receipts away as parts; t20 reads those options as choosing no tests
+        # (`expect_t20`).
+        self.assert_attacks_answered("attack-t18.json", "t20", "t17", 40, 5)
+
+    def test_only_the_values_of_options_that_choose_no_tests_leave_the_part(self):
+        from receipt_pair.facts.reading_t20 import _choosing_nothing
+        self.assertEqual(_choosing_nothing("pytest", "pytest -n 4 -p no:cacheprovider -k x"),
+                         {"4", "no:cacheprovider"})
+        self.assertEqual(_choosing_nothing("pytest", "pytest --tb=short tests/a.py"),
+                         {"short"})
+        self.assertEqual(_choosing_nothing("vitest", "npx vitest run src/a.test.ts"), {"run"})
+        self.assertEqual(_choosing_nothing("vitest", "npx vitest src/run"), set())
+        self.assertEqual(_choosing_nothing("cargo test", "cargo test -p core -j 2"), {"2"})
+        self.assertEqual(_choosing_nothing("script:test", "npm test -- -n 4"), set())
