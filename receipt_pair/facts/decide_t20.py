@@ -21,10 +21,10 @@ from . import decide_t19, reading_t20
 VERSION = "t20"
 
 
-def decide(claim, turns, log, frame):
+def decide(claim, turns, log, frame, reading=reading_t20):
     """The Decision table t20 gives for `claim` (with plain quotes; `frame`: t16's frame of
-    it), or None. `log` is t20's reading of the turns."""
-    decision = decide_t19.decide(claim, turns, log, frame, reading_t20)
+    it), or None. `log` is t20's reading of the turns (or `reading`'s, a later table's)."""
+    decision = decide_t19.decide(claim, turns, log, frame, reading)
     if decision is not None and decision.rule == "tests.partial-rerun" and \
             frame.count is not None and decision.event is not None and \
             decision.event.counts is not None and decision.event.counts[0] == frame.count:

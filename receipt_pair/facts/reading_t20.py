@@ -69,12 +69,12 @@ LOG = LogT20  # the class of the logs this module reads (table.py)
 def read_events(turns):
     """The LogT20 of `turns` (Turns, oldest first)."""
     log = reading_t15.read_events(turns, LogT20)
-    log.events = [_not_all_files_passed(_without_run_options(event), log)
+    log.events = [not_all_files_passed(_without_run_options(event), log)
                   for event in log.events]
     return log
 
 
-def _not_all_files_passed(event, log):
+def not_all_files_passed(event, log):
     """A vitest run read as passed whose summary says a test file did not pass or errors
     were caught: UNKNOWN."""
     if event.family != TESTS or event.outcome != PASSED or "vitest" not in (
@@ -96,9 +96,14 @@ def _without_run_options(event):
     chosen = [o for o in event.objects if o not in _choosing_nothing(event.key, event.command)]
     if len(chosen) == len(event.objects):
         return event
-    detail = tuple((name, ("part" if chosen else "all") if name == "scope" else value)
+    return with_part(event, chosen)
+
+
+def with_part(event, part):
+    """A test run's event with `part` for its part (its scope `all` where it is empty)."""
+    detail = tuple((name, ("part" if part else "all") if name == "scope" else value)
                    for name, value in event.detail)
-    return replace(event, objects=tuple(chosen), detail=detail)
+    return replace(event, objects=tuple(part), detail=detail)
 
 
 def _choosing_nothing(suite, command):

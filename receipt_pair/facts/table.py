@@ -25,9 +25,9 @@ from dataclasses import replace
 from . import (decide_git, decide_runs, decide_state, decide_t2, decide_t4, decide_t5,
                decide_t7, decide_t8, decide_t9, decide_t10, decide_t11, decide_t12, decide_t13,
                decide_t14, decide_t15, decide_t16, decide_t17, decide_t18, decide_t19,
-               decide_t20, events as ev, reading, reading_t4, reading_t5, reading_t6,
-               reading_t7, reading_t8, reading_t10, reading_t11, reading_t14, reading_t15,
-               reading_t20)
+               decide_t20, decide_t21, events as ev, reading, reading_t4, reading_t5,
+               reading_t6, reading_t7, reading_t8, reading_t10, reading_t11, reading_t14,
+               reading_t15, reading_t20, reading_t21)
 from .decision import SHOWN, TABLE_RULES
 from .frame import CLEAN, CWD, FAILURE, FILE, HEAD, read_frame
 from ..patterns import lazy
@@ -59,12 +59,13 @@ from ..patterns import lazy
 # reading a playbook run only from a turn whose own command runs it; t18 (facts/decide_t18.py,
 # the table run 18 was designed with) is t17 with what set 17 showed, taking answers away
 # only; t19 (facts/decide_t19.py) is t18 with what an attack pass on it found, taking
-# answers away only; t20 (the current one, facts/decide_t20.py) is t19 on t20's reading
-# (facts/reading_t20.py: a runner's subcommand and its options that choose no tests are no
-# part of the suite).
+# answers away only; t20 (facts/decide_t20.py, the table run 19 was designed with) is t19
+# on t20's reading (facts/reading_t20.py: a runner's subcommand and its options that choose
+# no tests are no part of the suite); t21 (the current one, facts/decide_t21.py) is t20 on
+# t21's reading (facts/reading_t21.py: a run's scope read from its every word, each known).
 VERSIONS = ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12", "t13",
-            "t14", "t15", "t16", "t17", "t18", "t19", "t20")
-VERSION = "t20"
+            "t14", "t15", "t16", "t17", "t18", "t19", "t20", "t21")
+VERSION = "t21"
 # What t3 reads as plain: the right and left single quotes, the modifier letter apostrophe,
 # the prime, and the double quotes of typesetting.
 _PLAIN_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'",
@@ -133,7 +134,7 @@ def claim_frame(claim, version=VERSION):
                "t14": decide_t12.read_frame_t12, "t15": decide_t12.read_frame_t12,
                "t16": decide_t16.read_frame_t16, "t17": decide_t16.read_frame_t16,
                "t18": decide_t16.read_frame_t16, "t19": decide_t16.read_frame_t16,
-               "t20": decide_t16.read_frame_t16}
+               "t20": decide_t16.read_frame_t16, "t21": decide_t16.read_frame_t16}
     return _frame_t3(plain, readers[version](plain) if version in readers else None)
 
 
@@ -152,7 +153,8 @@ _LATER = {"t4": (decide_t4.decide, reading_t4), "t5": (decide_t5.decide, reading
           "t17": (decide_t17.decide, reading_t15),
           "t18": (decide_t18.decide, reading_t15),
           "t19": (decide_t19.decide, reading_t15),
-          "t20": (decide_t20.decide, reading_t20)}
+          "t20": (decide_t20.decide, reading_t20),
+          "t21": (decide_t21.decide, reading_t21)}
 
 
 def decide(claim, turns=None, log=None, frame=None, version=VERSION):

@@ -16,6 +16,7 @@ from receipt_pair.audit.facts import facts_differences, facts_record_differences
 from receipt_pair.check import agree
 from receipt_pair.facts import (decide_t2, languages, reading, reading_t2, reading_t4, reading_t8,
                                 reading_t10, reading_t11, reading_t14, reading_t15, reading_t20,
+                                reading_t21,
                                 reading_t5, reading_t6, reading_t7)
 from receipt_pair.facts.decision import RULES, RULES_T1, RULES_T2
 from receipt_pair.facts.frame import read_frame
@@ -94,10 +95,11 @@ class Versions(unittest.TestCase):
         self.assertIs(RULES, RULES_T1)
         self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
         self.assertEqual(fingerprint(), fingerprint(VERSION))
-        self.assertEqual(VERSION, "t20")
+        self.assertEqual(VERSION, "t21")
         self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9",
                                     "t10", "t11", "t12", "t13", "t14", "t15", "t16", "t17",
-                                    "t18", "t19", "t20"))
+                                    "t18", "t19", "t20", "t21"))
+        self.assertNotEqual(fingerprint("t21"), fingerprint("t20"))
         self.assertNotEqual(fingerprint("t20"), fingerprint("t19"))
         self.assertNotEqual(fingerprint("t19"), fingerprint("t18"))
         self.assertNotEqual(fingerprint("t18"), fingerprint("t17"))
@@ -163,8 +165,10 @@ class Versions(unittest.TestCase):
         log = reading_t15.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log, version="t19").rule, "tests.passed")
         with self.assertRaises(ValueError):
-            decide("the tests pass", log=log)  # t20 reads its own
+            decide("the tests pass", log=log)  # t21 reads its own
         log = reading_t20.read_events(turns)
+        self.assertEqual(decide("the tests pass", log=log, version="t20").rule, "tests.passed")
+        log = reading_t21.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log).rule, "tests.passed")
 
     def test_a_decision_says_its_table_and_its_words(self):
@@ -182,7 +186,8 @@ class Versions(unittest.TestCase):
         self.assertEqual(decide("I ran the tests", turns, version="t17").table, "t17")
         self.assertEqual(decide("I ran the tests", turns, version="t18").table, "t18")
         self.assertEqual(decide("I ran the tests", turns, version="t19").table, "t19")
-        self.assertEqual(decide("I ran the tests", turns).table, "t20")
+        self.assertEqual(decide("I ran the tests", turns, version="t20").table, "t20")
+        self.assertEqual(decide("I ran the tests", turns).table, "t21")
         self.assertEqual(new.why, RULES_T2["tests.ran"])
         self.assertEqual(old.why, RULES_T1["tests.failed"])
 
@@ -300,7 +305,7 @@ class TableT3(unittest.TestCase):
         log = reading_t2.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim), version="t3"),
                          decide(claim, self.PUSH, version="t3"))
-        log = reading_t20.read_events(self.PUSH)
+        log = reading_t21.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim)),
                          decide(claim, self.PUSH))
 
@@ -867,3 +872,40 @@ class TableT20(_LaterTable, unittest.TestCase):
         self.assertEqual(_choosing_nothing("vitest", "npx vitest src/run"), set())
         self.assertEqual(_choosing_nothing("cargo test", "cargo test -p core -j 2"), {"2"})
         self.assertEqual(_choosing_nothing("script:test", "npm test -- -n 4"), set())
+
+
+class TableT21(_LaterTable, unittest.TestCase):
+    """Table t21: a run's scope read from its command's every word, and a group's failure
+    only where a line names it, probed both ways in facts/probes_t21.py."""
+
+    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t21", "t20", "probes_t20", 10
+
+    def test_it_answers_every_attack_case_as_t17_or_more_carefully(self):
+        for name in _ATTACKS_TO_T16:
+            with self.subTest(name):
+                self.assert_more_carefully(name, "t21", "t17")
+
+    def test_it_answers_t19s_attack_pass_as_t20(self):
+        self.assert_attacks_answered("attack-t18.json", "t21", "t17", 40, 5)
+
+    def test_its_attack_pass(self):
+        # tests/data/facts/attack-t20.json: 40 cases on t20 (33 wrong then); t21 answers
+        # each as recorded (`expect_t21`), F01 open as t20 answers it.
+        self.assert_attacks_answered("attack-t20.json", "t21", "t20", 40, 1)
+
+    def test_a_runs_scope_is_read_word_by_word(self):
+        from receipt_pair.facts.reading_t21 import scope_of
+        self.assertEqual(scope_of("vitest", ["run"]), ("whole", ""))
+        self.assertEqual(scope_of("vitest", ["run", "--project=unit"]),
+                         ("part", "--project=unit"))
+        self.assertEqual(scope_of("pytest", ["--cov=auth", "-k", "auth"]), ("part", "-k"))
+        self.assertEqual(scope_of("pytest", ["-p", "xdist"]), ("unknown", ""))
+        self.assertEqual(scope_of("mocha", ["-S", "test/unit"]), ("part", "test/unit"))
+        self.assertEqual(scope_of("go test", ["test", "-count", "1", "./..."]), ("whole", ""))
+        self.assertEqual(scope_of("cargo test", ["test", "--", "--ignored"]), ("part", "--"))
+
+    def test_a_groups_words_are_whole_words(self):
+        from receipt_pair.facts.decide_t21 import words_of
+        self.assertIn("reorder", words_of("--- FAIL: TestReorderColumns (0.00s)"))
+        self.assertNotIn("order", words_of("--- FAIL: TestReorderColumns (0.00s)"))
+        self.assertIn("apikeystab", words_of("FAIL src/__tests__/ApiKeysTab.test.tsx"))
