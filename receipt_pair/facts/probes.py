@@ -5,7 +5,7 @@ run by the self-test and tests/unit/test_facts.py. Later tables' are in probes_t
 from .probe_kit import T, TableProbe
 from . import probes_t2, probes_t4, probes_t5, probes_t6, probes_t7, probes_t8, probes_t9, \
     probes_t10, probes_t11, probes_t12, probes_t13, probes_t14, probes_t15, probes_t16, probes_t17, \
-    probes_t18, probes_t19, probes_t20, probes_t21
+    probes_t18, probes_t19, probes_t20, probes_t21, probes_t22
 
 PYTEST_OK = ('============================= test session starts =============================='
              '\ncollected 12 items\n\ntests/test_api.py ............                             '
@@ -417,4 +417,4 @@ TABLE_PROBES = (T1_PROBES + probes_t2.T2_PROBES + T3_PROBES + probes_t4.T4_PROBE
                 probes_t11.T11_PROBES + probes_t12.T12_PROBES + probes_t13.T13_PROBES +
                 probes_t14.T14_PROBES + probes_t15.T15_PROBES + probes_t16.T16_PROBES +
                 probes_t17.T17_PROBES + probes_t18.T18_PROBES + probes_t19.T19_PROBES +
-                probes_t20.T20_PROBES + probes_t21.T21_PROBES)
+                probes_t20.T20_PROBES + probes_t21.T21_PROBES + probes_t22.T22_PROBES)
