@@ -26,13 +26,15 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
-def decide(claim, turns, log, frame):
+def decide(claim, turns, log, frame, reading=reading_t21, named=None):
     """The Decision table t21 gives for `claim` (with plain quotes; `frame`: t16's frame of
-    it), or None. `log` is t21's reading of the turns."""
-    decision = decide_t20.decide(claim, turns, log, frame, reading_t21)
+    it), or None. `log` is t21's reading of the turns (or `reading`'s, a later table's,
+    which may give `named(log, decision, groups)`, its own reading of a group's failure)."""
+    decision = decide_t20.decide(claim, turns, log, frame, reading)
     if decision is not None and decision.answer == CONTRADICTED and \
             decision.rule == "tests.failed" and frame.groups and not frame.whole and \
-            not frame.parts and not _group_named_failing(log, decision, frame.groups):
+            not frame.parts and not (named or _group_named_failing)(log, decision,
+                                                                     frame.groups):
         return None
     return decision
 

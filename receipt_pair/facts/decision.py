@@ -174,13 +174,16 @@ RULES_T20 = dict(RULES_T19)
 RULES_T21 = dict(RULES_T20)
 # Table t22 (facts/decide_t22.py): t21's rules, a commit read where it is the subject.
 RULES_T22 = dict(RULES_T21)
+# Table t23 (facts/decide_t23.py): t22's rules on t23's reading; it only takes answers away.
+RULES_T23 = dict(RULES_T22)
 TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4,
                "t5": RULES_T5, "t6": RULES_T6, "t7": RULES_T7, "t8": RULES_T8,
                "t9": RULES_T9, "t10": RULES_T10, "t11": RULES_T11,
                "t12": RULES_T12, "t13": RULES_T13, "t14": RULES_T14,
                "t15": RULES_T15, "t16": RULES_T16, "t17": RULES_T17,
                "t18": RULES_T18, "t19": RULES_T19, "t20": RULES_T20,
-               "t21": RULES_T21, "t22": RULES_T22}
+               "t21": RULES_T21, "t22": RULES_T22,
+               "t23": RULES_T23}
 @dataclass(frozen=True)
 class Decision:
     """What the facts decided of a claim, and by which rule."""

@@ -5,7 +5,7 @@ run by the self-test and tests/unit/test_facts.py. Later tables' are in probes_t
 from .probe_kit import T, TableProbe
 from . import probes_t2, probes_t4, probes_t5, probes_t6, probes_t7, probes_t8, probes_t9, \
     probes_t10, probes_t11, probes_t12, probes_t13, probes_t14, probes_t15, probes_t16, probes_t17, \
-    probes_t18, probes_t19, probes_t20, probes_t21, probes_t22
+    probes_t18, probes_t19, probes_t20, probes_t21, probes_t22, probes_t23
 
 PYTEST_OK = ('============================= test session starts =============================='
              '\ncollected 12 items\n\ntests/test_api.py ............                             '
@@ -411,10 +411,10 @@ T3_PROBES = (
                (T("bun test", "src/a.test.ts:\n(fail) parses x\nsrc/b.test.ts:\n 13 pass\n 1 fail",
                   1),), "contradicted", "tests.failed"),
 )
-TABLE_PROBES = (T1_PROBES + probes_t2.T2_PROBES + T3_PROBES + probes_t4.T4_PROBES +
-                probes_t5.T5_PROBES + probes_t6.T6_PROBES + probes_t7.T7_PROBES +
-                probes_t8.T8_PROBES + probes_t9.T9_PROBES + probes_t10.T10_PROBES +
-                probes_t11.T11_PROBES + probes_t12.T12_PROBES + probes_t13.T13_PROBES +
-                probes_t14.T14_PROBES + probes_t15.T15_PROBES + probes_t16.T16_PROBES +
-                probes_t17.T17_PROBES + probes_t18.T18_PROBES + probes_t19.T19_PROBES +
-                probes_t20.T20_PROBES + probes_t21.T21_PROBES + probes_t22.T22_PROBES)
+# The later tables' probes, in their order: each module's `T<n>_PROBES`.
+_LATER = (probes_t4, probes_t5, probes_t6, probes_t7, probes_t8, probes_t9, probes_t10,
+          probes_t11, probes_t12, probes_t13, probes_t14, probes_t15, probes_t16, probes_t17,
+          probes_t18, probes_t19, probes_t20, probes_t21, probes_t22, probes_t23)
+TABLE_PROBES = T1_PROBES + probes_t2.T2_PROBES + T3_PROBES + tuple(
+    probe for module in _LATER
+    for probe in getattr(module, "T" + module.__name__.rsplit("_t", 1)[1] + "_PROBES"))

@@ -53,7 +53,7 @@ def _words(text):
     return frozenset(text.split())
 
 
-_GRAMMARS = {
+GRAMMARS = {
     "pytest": Grammar(
         flags=_words("-q -v -vv -vvv -x -s -l --exitfirst --quiet --verbose --showlocals "
                      "--no-header --no-summary --disable-warnings --strict-markers "
@@ -128,7 +128,7 @@ _GRAMMARS = {
                         "--exclude-pattern --default-path")),
 }
 # The runners whose subcommand is a word of their own: `go test`, `cargo test`.
-_TWO_WORDS = {"go test": "go", "cargo test": "cargo", "dotnet test": "dotnet"}
+TWO_WORDS = {"go test": "go", "cargo test": "cargo", "dotnet test": "dotnet"}
 _WHOLE, _PART, _UNKNOWN = "whole", "part", "unknown"
 _CD = frozenset(("cd", "pushd", "set-location", "sl"))
 # Playwright's summary lines of tests that did not end: interrupted, never run.
@@ -144,16 +144,16 @@ class LogT21(reading_t15.LogT15):
 LOG = LogT21  # the class of the logs this module reads (table.py)
 
 
-def read_events(turns):
-    """The LogT21 of `turns` (Turns, oldest first)."""
-    log = reading_t15.read_events(turns, LogT21)
+def read_events(turns, log_class=LogT21):
+    """The LogT21 (or `log_class`, a later table's) of `turns` (Turns, oldest first)."""
+    log = reading_t15.read_events(turns, log_class)
     log.events = [_not_all_ran(_scoped(event, log), log) for event in log.events]
     return log
 
 
 def _scoped(event, log):
     """A run of a runner with a grammar, its scope read from its command's every word."""
-    grammar = _GRAMMARS.get(event.key)
+    grammar = GRAMMARS.get(event.key)
     if event.family != TESTS or grammar is None:
         return event
     step = _runner_step(event)
@@ -171,7 +171,7 @@ def _scoped(event, log):
 
 def _runner_step(event):
     """The step of the event's command that runs its runner, or None."""
-    program = _TWO_WORDS.get(event.key, event.key)
+    program = TWO_WORDS.get(event.key, event.key)
     steps = [s for s in shell.parse(event.command).runs if s.program == program]
     return steps[-1] if steps else None
 
@@ -179,9 +179,9 @@ def _runner_step(event):
 def scope_of(suite, args):
     """(`whole`, `part` or `unknown`, the first word that chose tests) of a run of `suite`
     (a runner with a grammar) with the words `args` after its program."""
-    grammar = _GRAMMARS[suite]
+    grammar = GRAMMARS[suite]
     args = list(args)
-    if suite in _TWO_WORDS:
+    if suite in TWO_WORDS:
         args = args[args.index("test") + 1:] if "test" in args else []
     scope, index, positional = _WHOLE, 0, False
     while index < len(args):

@@ -1,11 +1,11 @@
-"""The frozen tables (t13 to t20) answer every earlier attack case as the table before them
+"""The frozen tables (t13 to t22) answer every earlier attack case as the table before them
 did, or more carefully (tests/data/facts/attack-*.json).
 
 Each check replays a few hundred attack cases under two frozen tables: they decide the
 answers of sealed runs, so they can change only where code they share changes, and a change
 there must show here. They were the unit suite's slowest tests (about two seconds each, a
 table more each time the table grows); the current table's own check stays in the unit
-suite (tests/unit/test_facts_versions.py, TableT21).
+suite (tests/unit/test_facts_versions.py, the current table's class).
 """
 
 import unittest
@@ -70,3 +70,13 @@ class FrozenTablesAnswerEarlierAttacks(unittest.TestCase):
         for name in _ATTACKS_TO_T16:
             with self.subTest(name):
                 assert_more_carefully(self, name, "t20", "t17")
+
+    def test_t21_answers_every_attack_case_as_t17_or_more_carefully(self):
+        for name in _ATTACKS_TO_T16:
+            with self.subTest(name):
+                assert_more_carefully(self, name, "t21", "t17")
+
+    def test_t22_answers_every_attack_case_as_t17_or_more_carefully(self):
+        for name in _ATTACKS_TO_T16:
+            with self.subTest(name):
+                assert_more_carefully(self, name, "t22", "t17")
