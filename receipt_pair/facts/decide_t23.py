@@ -8,7 +8,9 @@ wrongly, 14 of them t22's own). It only takes answers away.
   ("completely", "fully", "now", "also", "finally"). t22 took any one word there, so "The
   commit was not successful.", "Commit hook succeeded." and "The commit revert succeeded."
   were shown by any commit line; and "landed" (a push's word as much as a commit's) and
-  "all commits" (a count the log cannot hold the claim to) are no longer read.
+  commits in the plural but "both" (a count the log cannot hold the claim to: "Our commits
+  went through.") are no longer read, nor a claim taken back or not made (an unchecked box,
+  a struck line, a cross: `- [ ] Commit done`, `~~...~~`, a red cross).
 - "Both commits" needs two commit lines of two commits: a line printed twice (`tee`, then
   `cat`) is one.
 - A commit that failed is no failure where the same turn prints git's line of the commit
@@ -28,14 +30,17 @@ from ..patterns import lazy
 
 VERSION = "t23"
 
-_ADVERB = r"(?:(?:completely|fully|now|also|finally|all)\s+)?"
+_ADVERB = r"(?:(?:completely|fully|now|also|finally)\s+)?"
 _COMMIT_SUBJECT = lazy(
-    r"^\W*(?:(?:the|my|your|our|both|this|that)\s+)?(?:git\s+)?commits?"
+    r"^\W*(?:(?:the|my|your|this|that)\s+(?:git\s+)?commit|(?:git\s+)?commit|"
+    r"both\s+(?:git\s+)?commits)"
     r"(?:\s*\(?`?[0-9a-f]{7,40}`?\)?)?\s+(?:(?:was|were|is|are|has\s+been|have\s+been)\s+)?"
     + _ADVERB + r"(?:successful(?:ly)?|succeeded|created(?:\s+successfully)?|made|done|"
     r"complete[ds]?|went\s+through)\W*$|"
     r"^\W*(?:git\s+)?commit\s+(?:successful|succeeded|created|made|done)\W*$", re.I)
-_NEGATION = lazy(r"\b(?:not|never|no|un\w+|fail\w*)\b|n't\b", re.I)
+# A claim taken back or not made: a negation, an unchecked box, a struck line, a cross.
+_NEGATION = lazy(r"\b(?:not|never|no|un\w+|fail\w*)\b|n't\b|\[\s\]|~~|[\u274c\u2717\u2718"
+                 r"\u2716\u26d4\U0001f6ab]", re.I)
 _BOTH = lazy(r"^\W*both\s+(?:git\s+)?commits\b", re.I)
 _COMMIT_LINE = lazy(r"^\[(?P<branch>[^\]\s]+)(?: \([^)]*\))? (?P<sha>[0-9a-f]{7,40})\]")
 # Where a failure line's message begins, after the failing test's name or path.

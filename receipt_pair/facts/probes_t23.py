@@ -29,6 +29,11 @@ T23_PROBES = (
                "The commit was not successful.", (_COMMIT,), None, None),
     TableProbe("t23: 'Commit hook succeeded.' is no commit claim read",
                "Commit hook succeeded.", (_COMMIT,), None, None),
+    TableProbe("t23: 'Our commits went through.' gives no count the log can hold it to",
+               "Our commits went through.", (_COMMIT,), None, None),
+    TableProbe("t23: an unchecked box is no claim made", "- [ ] Commit done",
+               (T("git commit -m 'fix: retry'", "ruff........................Failed\n"
+                  "- hook id: ruff\n- exit code: 1", 1),), None, None),
     TableProbe("t23: 'The commit was completely successful.' is",
                "The commit was completely successful.", (_COMMIT,), "shown", "commit.made"),
     TableProbe("t23: one commit line printed twice is one commit", "Both commits were made.",

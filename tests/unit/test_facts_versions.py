@@ -893,6 +893,11 @@ class TableT23(_LaterTable, unittest.TestCase):
         self.assert_attacks_answered("attack-t18.json", "t23", "t17", 40, 5, recorded_as="t21")
         self.assert_attacks_answered("attack-t20.json", "t23", "t20", 40, 1, recorded_as="t21")
 
+    def test_the_attack_pass_on_it(self):
+        # tests/data/facts/attack-t23.json: 33 cases on t23 (23 wrong then, every one as t22
+        # answers it); t23 amended for five (B01-B05), eighteen open as t22 answers them.
+        self.assert_attacks_answered("attack-t23.json", "t23", "t22", 33, 18)
+
     def test_a_plural_in_es_is_its_word(self):
         from receipt_pair.facts.decide_t23 import words_of
         self.assertIn("tax", words_of("tests/test_taxes.py"))
