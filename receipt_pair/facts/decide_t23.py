@@ -58,10 +58,12 @@ def read_frame_t23(plain, frame=None):
     return frame
 
 
-def decide(claim, turns, log, frame):
+def decide(claim, turns, log, frame, reading=reading_t23, named=None):
     """The Decision table t23 gives for `claim` (with plain quotes; `frame`: t23's frame of
-    it), or None. `log` is t23's reading of the turns."""
-    decision = decide_t21.decide(claim, turns, log, frame, reading_t23, _group_named_failing)
+    it), or None. `log` is t23's reading of the turns (or `reading`'s, a later table's,
+    which may give `named`, its own reading of a group's failure)."""
+    decision = decide_t21.decide(claim, turns, log, frame, reading,
+                                 named or _group_named_failing)
     if decision is None:
         return None
     if decision.answer == SHOWN and _BOTH.match(claim) and \
@@ -86,10 +88,11 @@ def _commits_made(log):
     return len(made)
 
 
-def words_of(text):
+def words_of(text, singular=None):
     """The words of `text`, whole and split where the case turns up, lower case, a
-    plural's `es` or `s` taken off."""
-    return {_singular(word.lower()) for word in _TOKEN.findall(text) + _WORD.findall(text)}
+    plural's `es` or `s` taken off (by `singular`, a later table's, where given)."""
+    return {(singular or _singular)(word.lower())
+            for word in _TOKEN.findall(text) + _WORD.findall(text)}
 
 
 def _singular(word):
@@ -98,14 +101,19 @@ def _singular(word):
     return word.removesuffix("s") or word
 
 
-def _group_named_failing(log, decision, groups):
+def named_failing(log, decision, groups, singular=None, message=None, whole_line=None):
     """True if a failure line of the deciding run's turn names every word of the claim's
-    group in the failing test's name or path (before the failure's message)."""
-    wanted = set().union(*(words_of(group) for group in groups))
+    group in the failing test's name or path (before the failure's `message`; the whole of
+    a line `whole_line` matches): t23's reading, or a later table's by its arguments."""
+    wanted = set().union(*(words_of(group, singular) for group in groups))
     for line in log.lines[decision.turn]:
         text = line.strip()
         if reports_test_failure(text):
-            found = _MESSAGE.search(text)
-            if wanted <= words_of(text[:found.start()] if found else text):
+            found = None if whole_line is not None and whole_line.match(text) else \
+                (message or _MESSAGE).search(text)
+            if wanted <= words_of(text[:found.start()] if found else text, singular):
                 return True
     return False
+
+
+_group_named_failing = named_failing
