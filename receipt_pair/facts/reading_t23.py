@@ -65,7 +65,7 @@ def _narrowed(event, log):
     if event.family != TESTS or event.objects or event.outcome == NOTHING:
         return event  # (a run of nothing shows nothing, whatever part it chose)
     command = log.commands[event.turn] or ""
-    chosen = (_from_environment(command) or _by_grammar(event) or _handed_on(event, command)
+    chosen = (_from_environment(command) or by_grammar(event) or _handed_on(event, command)
               or _script_words(event))
     return reading_t20.with_part(event, (chosen,)) if chosen else event
 
@@ -75,14 +75,15 @@ def _from_environment(command):
     return found.group(0) if found else ""
 
 
-def _by_grammar(event):
+def by_grammar(event, known=frozenset()):
     """The word of a known runner's run that chooses tests or is not known (t21's grammar,
-    and t23's joined short options and narrowing options), or ""."""
+    and t23's joined short options and narrowing options), or "". `known`: words a later
+    table knows to choose none."""
     if event.key not in reading_t21.GRAMMARS:
         return ""
     runs = [s for s in shell.parse(event.command).runs
             if s.program == reading_t21.TWO_WORDS.get(event.key, event.key)]
-    return _chosen(event.key, runs[-1].args) if runs else ""
+    return _chosen(event.key, [w for w in runs[-1].args if w not in known]) if runs else ""
 
 
 def _chosen(suite, args):

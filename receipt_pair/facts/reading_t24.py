@@ -68,7 +68,8 @@ def _narrowed(event, log):
     if event.family != TESTS or event.objects or event.outcome == NOTHING:
         return event
     command = log.commands[event.turn] or ""
-    chosen = (_from_environment(command, log, event.turn) or _by_grammar(event) or
+    chosen = (_from_environment(command, log, event.turn) or
+              reading_t23.by_grammar(event, _GIVEN_BACK.get(event.key, frozenset())) or
               _handed_on(event, command) or _script_words(event, command))
     return reading_t20.with_part(event, (chosen,)) if chosen else event
 
@@ -78,18 +79,6 @@ def _from_environment(command, log, turn):
         (hit for text in log.commands[:turn] if text
          for hit in [_EXPORTED.search(text)] if hit), None)
     return found.group(0).strip(";&| \n") if found else ""
-
-
-def _by_grammar(event):
-    """t23's reading of a known runner's own words, with t24's words given back."""
-    if event.key not in reading_t21.GRAMMARS:
-        return ""
-    runs = [s for s in shell.parse(event.command).runs
-            if s.program == reading_t21.TWO_WORDS.get(event.key, event.key)]
-    if not runs:
-        return ""
-    given = _GIVEN_BACK.get(event.key, frozenset())
-    return reading_t23._chosen(event.key, [w for w in runs[-1].args if w not in given])
 
 
 def _handed_on(event, command):
