@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Two versions of the facts' table on every development set: what each decides, how
 often rightly, its false receipts and false contradictions, and every claim they decide
-differently. A development tool (sets 5 to 18 are development data since their runs were
+differently. A development tool (sets 5 to 19 are development data since their runs were
 sealed), never a sealed result.
 
-    python3 eval/dev-runs-6/tables.py [OLD NEW] [--before-run-7 | ... | --before-run-18]
+    python3 eval/dev-runs-6/tables.py [OLD NEW] [--before-run-7 | ... | --before-run-19]
 
-`--before-run-N` leaves out sets N to 18, the sets run N and later measured: the sets as
+`--before-run-N` leaves out sets N to 19, the sets run N and later measured: the sets as
 they were when the table run N was designed with was made (`--before-run-7` for t4,
-`--before-run-8` for t5 and t6, ... `--before-run-17` for t16, `--before-run-18` for t18).
+`--before-run-8` for t5 and t6, ... `--before-run-17` for t16, `--before-run-18` for t18,
+`--before-run-19` for t20).
 """
 
 import collections
@@ -29,11 +30,11 @@ SETS = ("eval/dev-items.jsonl", "eval/holdout-1.jsonl", "eval/holdout-2.jsonl",
         "eval/real-12/real12-test.jsonl", "eval/real-13/real13-test.jsonl",
         "eval/real-14/real14-test.jsonl", "eval/real-15/real15-test.jsonl",
         "eval/real-16/real16-test.jsonl", "eval/real-17/real17-test.jsonl",
-        "eval/real-18/real18-test.jsonl")
+        "eval/real-18/real18-test.jsonl", "eval/real-19/real19-test.jsonl")
 
 
 def main(argv):
-    cut = {f"--before-run-{run}": 19 - run for run in range(7, 19)}
+    cut = {f"--before-run-{run}": 20 - run for run in range(7, 20)}
     sets = SETS[:len(SETS) - max([cut[a] for a in argv if a in cut] or [0])]
     argv = [a for a in argv if a not in cut]
     old, new = argv[:2] if len(argv) >= 2 else ("t3", "t4")

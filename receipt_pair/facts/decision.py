@@ -178,6 +178,8 @@ RULES_T22 = dict(RULES_T21)
 RULES_T23 = dict(RULES_T22)
 # Table t24 (facts/decide_t24.py): t23's rules on t24's reading.
 RULES_T24 = dict(RULES_T23)
+# Table t25 (facts/decide_t25.py): t24's rules on t25's reading.
+RULES_T25 = dict(RULES_T24)
 TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4,
                "t5": RULES_T5, "t6": RULES_T6, "t7": RULES_T7, "t8": RULES_T8,
                "t9": RULES_T9, "t10": RULES_T10, "t11": RULES_T11,
@@ -185,7 +187,8 @@ TABLE_RULES = {"t1": RULES_T1, "t2": RULES_T2, "t3": RULES_T2, "t4": RULES_T4,
                "t15": RULES_T15, "t16": RULES_T16, "t17": RULES_T17,
                "t18": RULES_T18, "t19": RULES_T19, "t20": RULES_T20,
                "t21": RULES_T21, "t22": RULES_T22,
-               "t23": RULES_T23, "t24": RULES_T24}
+               "t23": RULES_T23, "t24": RULES_T24,
+               "t25": RULES_T25}
 @dataclass(frozen=True)
 class Decision:
     """What the facts decided of a claim, and by which rule."""

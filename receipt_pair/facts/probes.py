@@ -3,9 +3,10 @@ logs where it must not (another branch, a part of the suite, a claim that hedges
 run by the self-test and tests/unit/test_facts.py. Later tables' are in probes_t*.py."""
 
 from .probe_kit import T, TableProbe
-from . import probes_t2, probes_t4, probes_t5, probes_t6, probes_t7, probes_t8, probes_t9, \
-    probes_t10, probes_t11, probes_t12, probes_t13, probes_t14, probes_t15, probes_t16, probes_t17, \
-    probes_t18, probes_t19, probes_t20, probes_t21, probes_t22, probes_t23, probes_t24
+from . import (probes_t2, probes_t4, probes_t5, probes_t6, probes_t7, probes_t8, probes_t9,
+               probes_t10, probes_t11, probes_t12, probes_t13, probes_t14, probes_t15, probes_t16,
+               probes_t17, probes_t18, probes_t19, probes_t20, probes_t21, probes_t22, probes_t23,
+               probes_t24, probes_t25)
 
 PYTEST_OK = ('============================= test session starts =============================='
              '\ncollected 12 items\n\ntests/test_api.py ............                             '
@@ -411,10 +412,9 @@ T3_PROBES = (
                (T("bun test", "src/a.test.ts:\n(fail) parses x\nsrc/b.test.ts:\n 13 pass\n 1 fail",
                   1),), "contradicted", "tests.failed"),
 )
-# The later tables' probes, in their order: each module's `T<n>_PROBES`.
-_LATER = (probes_t4, probes_t5, probes_t6, probes_t7, probes_t8, probes_t9, probes_t10,
+_LATER = (probes_t4, probes_t5, probes_t6, probes_t7, probes_t8, probes_t9, probes_t10,  # T<n>_PROBES
           probes_t11, probes_t12, probes_t13, probes_t14, probes_t15, probes_t16, probes_t17,
-          probes_t18, probes_t19, probes_t20, probes_t21, probes_t22, probes_t23, probes_t24)
+          probes_t18, probes_t19, probes_t20, probes_t21, probes_t22, probes_t23, probes_t24, probes_t25)
 TABLE_PROBES = T1_PROBES + probes_t2.T2_PROBES + T3_PROBES + tuple(
     probe for module in _LATER
     for probe in getattr(module, "T" + module.__name__.rsplit("_t", 1)[1] + "_PROBES"))

@@ -55,9 +55,9 @@ class LogT24(reading_t21.LogT21):
 LOG = LogT24  # the class of the logs this module reads (table.py)
 
 
-def read_events(turns):
-    """The LogT24 of `turns` (Turns, oldest first)."""
-    log = reading_t21.read_events(turns, LogT24)
+def read_events(turns, log_class=LogT24):
+    """The LogT24 (or `log_class`, a later table's) of `turns` (Turns, oldest first)."""
+    log = reading_t21.read_events(turns, log_class)
     log.events = [_narrowed(event, log) for event in log.events]
     return log
 

@@ -25,10 +25,11 @@ from dataclasses import replace
 from . import (decide_git, decide_runs, decide_state, decide_t2, decide_t4, decide_t5,
                decide_t7, decide_t8, decide_t9, decide_t10, decide_t11, decide_t12, decide_t13,
                decide_t14, decide_t15, decide_t16, decide_t17, decide_t18, decide_t19,
-               decide_t20, decide_t21, decide_t22, decide_t23, decide_t24, events as ev,
+               decide_t20, decide_t21, decide_t22, decide_t23, decide_t24, decide_t25,
+               events as ev,
                reading, reading_t4, reading_t5, reading_t6, reading_t7, reading_t8,
                reading_t10, reading_t11, reading_t14, reading_t15, reading_t20, reading_t21,
-               reading_t23, reading_t24)
+               reading_t23, reading_t24, reading_t25)
 from .decision import SHOWN, TABLE_RULES
 from .frame import CLEAN, CWD, FAILURE, FILE, HEAD, read_frame
 from ..patterns import lazy
@@ -66,11 +67,13 @@ from ..patterns import lazy
 # (facts/reading_t21.py: a run's scope read from its every word, each known); t22
 # (facts/decide_t22.py) is t21 with a commit read where it is the subject; t23
 # (facts/decide_t23.py) is t22 on t23's reading with what an attack pass on t21 and t22
-# found, taking answers away only; t24 (the current one, facts/decide_t24.py) is t23 on
-# t24's reading with what an attack pass on t23 found.
+# found, taking answers away only; t24 (facts/decide_t24.py) is t23 on t24's reading with
+# what an attack pass on t23 found; t25 (the current one, facts/decide_t25.py) is t24 on
+# t25's reading (facts/reading_t25.py: `set -e` read for the steps after it).
 VERSIONS = ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12", "t13",
-            "t14", "t15", "t16", "t17", "t18", "t19", "t20", "t21", "t22", "t23", "t24")
-VERSION = "t24"
+            "t14", "t15", "t16", "t17", "t18", "t19", "t20", "t21", "t22", "t23", "t24",
+            "t25")
+VERSION = "t25"
 # What t3 reads as plain: the right and left single quotes, the modifier letter apostrophe,
 # the prime, and the double quotes of typesetting.
 _PLAIN_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'",
@@ -141,7 +144,7 @@ def claim_frame(claim, version=VERSION):
                "t18": decide_t16.read_frame_t16, "t19": decide_t16.read_frame_t16,
                "t20": decide_t16.read_frame_t16, "t21": decide_t16.read_frame_t16,
                "t22": decide_t22.read_frame_t22, "t23": decide_t23.read_frame_t23,
-               "t24": decide_t23.read_frame_t23}
+               "t24": decide_t23.read_frame_t23, "t25": decide_t25.read_frame_t25}
     return _frame_t3(plain, readers[version](plain) if version in readers else None)
 
 
@@ -164,7 +167,8 @@ _LATER = {"t4": (decide_t4.decide, reading_t4), "t5": (decide_t5.decide, reading
           "t21": (decide_t21.decide, reading_t21),
           "t22": (decide_t22.decide, reading_t21),  # t22 decides on t21's reading
           "t23": (decide_t23.decide, reading_t23),
-          "t24": (decide_t24.decide, reading_t24)}
+          "t24": (decide_t24.decide, reading_t24),
+          "t25": (decide_t25.decide, reading_t25)}
 
 
 def decide(claim, turns=None, log=None, frame=None, version=VERSION):

@@ -1,4 +1,4 @@
-"""The frozen tables (t13 to t23) answer every earlier attack case as the table before them
+"""The frozen tables (t13 to t24) answer every earlier attack case as the table before them
 did, or more carefully (tests/data/facts/attack-*.json).
 
 Each check replays a few hundred attack cases under two frozen tables: they decide the
@@ -85,3 +85,8 @@ class FrozenTablesAnswerEarlierAttacks(unittest.TestCase):
         for name in _ATTACKS_TO_T16:
             with self.subTest(name):
                 assert_more_carefully(self, name, "t23", "t17")
+
+    def test_t24_answers_every_attack_case_as_t17_or_more_carefully(self):
+        for name in _ATTACKS_TO_T16:
+            with self.subTest(name):
+                assert_more_carefully(self, name, "t24", "t17")

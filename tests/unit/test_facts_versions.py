@@ -16,7 +16,7 @@ from receipt_pair.audit.facts import facts_differences, facts_record_differences
 from receipt_pair.check import agree
 from receipt_pair.facts import (decide_t2, languages, reading, reading_t2, reading_t4, reading_t8,
                                 reading_t10, reading_t11, reading_t14, reading_t15, reading_t20,
-                                reading_t21, reading_t23, reading_t24,
+                                reading_t21, reading_t23, reading_t24, reading_t25,
                                 reading_t5, reading_t6, reading_t7)
 from receipt_pair.facts.decision import RULES, RULES_T1, RULES_T2
 from receipt_pair.facts.frame import read_frame
@@ -95,10 +95,11 @@ class Versions(unittest.TestCase):
         self.assertIs(RULES, RULES_T1)
         self.assertNotEqual(fingerprint("t2"), fingerprint("t1"))
         self.assertEqual(fingerprint(), fingerprint(VERSION))
-        self.assertEqual(VERSION, "t24")
+        self.assertEqual(VERSION, "t25")
         self.assertEqual(VERSIONS, ("t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9",
                                     "t10", "t11", "t12", "t13", "t14", "t15", "t16", "t17",
-                                    "t18", "t19", "t20", "t21", "t22", "t23", "t24"))
+                                    "t18", "t19", "t20", "t21", "t22", "t23", "t24", "t25"))
+        self.assertNotEqual(fingerprint("t25"), fingerprint("t24"))
         self.assertNotEqual(fingerprint("t24"), fingerprint("t23"))
         self.assertNotEqual(fingerprint("t23"), fingerprint("t22"))
         self.assertNotEqual(fingerprint("t22"), fingerprint("t21"))
@@ -168,7 +169,7 @@ class Versions(unittest.TestCase):
         log = reading_t15.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log, version="t19").rule, "tests.passed")
         with self.assertRaises(ValueError):
-            decide("the tests pass", log=log)  # t24 reads its own
+            decide("the tests pass", log=log)  # t25 reads its own
         log = reading_t20.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log, version="t20").rule, "tests.passed")
         log = reading_t21.read_events(turns)
@@ -176,6 +177,8 @@ class Versions(unittest.TestCase):
         log = reading_t23.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log, version="t23").rule, "tests.passed")
         log = reading_t24.read_events(turns)
+        self.assertEqual(decide("the tests pass", log=log, version="t24").rule, "tests.passed")
+        log = reading_t25.read_events(turns)
         self.assertEqual(decide("the tests pass", log=log).rule, "tests.passed")
 
     def test_a_decision_says_its_table_and_its_words(self):
@@ -197,7 +200,8 @@ class Versions(unittest.TestCase):
         self.assertEqual(decide("I ran the tests", turns, version="t21").table, "t21")
         self.assertEqual(decide("I ran the tests", turns, version="t22").table, "t22")
         self.assertEqual(decide("I ran the tests", turns, version="t23").table, "t23")
-        self.assertEqual(decide("I ran the tests", turns).table, "t24")
+        self.assertEqual(decide("I ran the tests", turns, version="t24").table, "t24")
+        self.assertEqual(decide("I ran the tests", turns).table, "t25")
         self.assertEqual(new.why, RULES_T2["tests.ran"])
         self.assertEqual(old.why, RULES_T1["tests.failed"])
 
@@ -315,7 +319,7 @@ class TableT3(unittest.TestCase):
         log = reading_t2.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim), version="t3"),
                          decide(claim, self.PUSH, version="t3"))
-        log = reading_t24.read_events(self.PUSH)
+        log = reading_t25.read_events(self.PUSH)
         self.assertEqual(decide(claim, log=log, frame=read_frame(claim)),
                          decide(claim, self.PUSH))
 
@@ -407,16 +411,19 @@ def _decided(claim, turns, version):
 
 def assert_more_carefully(test, name, version, before):
     """`version` answers every case of the attack file `name` as `before` does, or leaves
-    it to the models, or gives an answer the case's right answer allows (`test`: the
+    it to the models, or gives an answer the case's right answer allows, or takes away a
+    false receipt `before` gave (`not shown` where it said `shown`, wrongly) (`test`: the
     TestCase that asserts it)."""
     for case in _attack_cases(name):
         turns = _case_turns(case)
         got = _decided(case["claim"], turns, version)
         with test.subTest(case["name"]):
-            if got[0] is not None and got != _decided(case["claim"], turns, before):
+            was = _decided(case["claim"], turns, before)
+            if got[0] is not None and got != was:
                 allowed = {p.strip().lower() for p in
                            case["right"].replace(" or ", "/").split("/")}
-                test.assertIn(got[0], allowed)
+                if not (got[0] == "not shown" and was[0] == "shown" and "shown" not in allowed):
+                    test.assertIn(got[0], allowed)
 
 
 def _rule_of(decision):
@@ -909,11 +916,6 @@ class TableT24(_LaterTable, unittest.TestCase):
 
     PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t24", "t23", "probes_t23", 5
 
-    def test_it_answers_every_attack_case_as_t17_or_more_carefully(self):
-        for name in _ATTACKS_TO_T16:
-            with self.subTest(name):
-                self.assert_more_carefully(name, "t24", "t17")
-
     def test_its_attack_pass(self):
         # tests/data/facts/attack-t23.json: t24 answers each case as recorded (`expect_t24`,
         # else t23's), A14 and B06 open as t23 answers them.
@@ -925,3 +927,48 @@ class TableT24(_LaterTable, unittest.TestCase):
         self.assert_attacks_answered("attack-t22.json", "t24", "t22", 40, 12, recorded_as="t23")
         self.assert_attacks_answered("attack-t20.json", "t24", "t20", 40, 1, recorded_as="t21")
         self.assert_attacks_answered("attack-t18.json", "t24", "t17", 40, 5, recorded_as="t21")
+
+
+class TableT25(_LaterTable, unittest.TestCase):
+    """Table t25: `set -e` read for the steps after it, "builds clean" a build claim, the
+    files a commit claim names, probed both ways in facts/probes_t25.py."""
+
+    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t25", "t24", "probes_t24", 10
+
+    def test_it_answers_every_attack_case_as_t17_or_more_carefully(self):
+        for name in _ATTACKS_TO_T16:
+            with self.subTest(name):
+                self.assert_more_carefully(name, "t25", "t17")
+
+    def test_it_answers_the_last_attack_passes_as_t24(self):
+        self.assert_attack_file("attack-t23.json", "t25", 33, 18, lambda case, turns, got,
+                                allowed: got == _decided(case["claim"], turns, "t23") or
+                                got[0] is None or got[0] in allowed, recorded_as="t24")
+        self.assert_attacks_answered("attack-t22.json", "t25", "t22", 40, 12, recorded_as="t23")
+        self.assert_attacks_answered("attack-t20.json", "t25", "t20", 40, 1, recorded_as="t21")
+
+    def test_set_e_counts_for_the_steps_after_it(self):
+        from receipt_pair.facts import shell
+        from receipt_pair.facts.reading_t25 import status_of
+
+        def share(command, program):
+            line = shell.parse(command)
+            return status_of(line, next(s for s in line.steps if s.program == program))
+        self.assertEqual(share("set -e\npytest\ngit add . || true", "pytest"), "shared")
+        self.assertEqual(share("set -euo pipefail\npytest", "pytest"), "own")
+        self.assertEqual(share("set -o errexit; pytest; echo done", "pytest"), "own")
+        self.assertEqual(share("pytest\nset -e\necho done", "pytest"), "masked")
+        self.assertEqual(share("set -e\nset +e\npytest\necho done", "pytest"), "masked")
+        self.assertEqual(share("set -e\ncd app && pytest\necho done", "pytest"), "masked")
+        self.assertEqual(share("set -e\npytest && echo ok\necho done", "pytest"), "masked")
+        self.assertEqual(share("set -e\nif pytest; then echo ok; fi", "pytest"), "masked")
+        self.assertEqual(share("set -e\n! pytest\necho done", "pytest"), "masked")
+        self.assertEqual(share("set -e\n(pytest)\necho done", "pytest"), "masked")
+        self.assertEqual(share("(pytest)\necho done", "pytest"), "masked")
+        self.assertEqual(share("(cd app && pytest)", "pytest"), "own")
+        self.assertEqual(share("set -e\ntrap 'exit 0' ERR\npytest\necho done", "pytest"),
+                         "masked")
+        self.assertEqual(share("set -e\nfor d in a b; do pytest $d; done", "pytest"), "masked")
+        self.assertEqual(share("set -e\npytest | tail -3\necho done", "pytest"), "masked")
+        self.assertEqual(share("set -e\nif [ -f x ]; then\n  npm ci\nfi\npytest\nls",
+                               "pytest"), "shared")
