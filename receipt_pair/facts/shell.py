@@ -15,6 +15,7 @@ every step passed. A step sent to the background with `&` has no status at all.
 """
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
 from typing import Tuple
@@ -275,8 +276,10 @@ def _split_words(text):
 _ERREXIT = lazy(r"(?:^|[\s;&|])set\s+-[a-zA-Z]*e")
 
 
+@functools.lru_cache(maxsize=4096)
 def parse(cmd, _depth=0):
-    """The CommandLine of `cmd`."""
+    """The CommandLine of `cmd` (read once per text: a CommandLine and its steps are frozen,
+    and every reader and table parses the same command lines again)."""
     cmd = cmd or ""
     steps = []
     before = ""

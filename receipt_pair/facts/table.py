@@ -17,6 +17,7 @@ The rules keep to what is sure:
   `shown` by its operations alone, since the rest is not theirs to show.
 """
 
+import functools
 import hashlib
 import json
 import re
@@ -128,8 +129,10 @@ def fingerprint(version=VERSION):
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+@functools.lru_cache(maxsize=1024)
 def claim_frame(claim, version=VERSION):
-    """The frame table `version` reads of `claim` (t3 and t4: with plain quotes)."""
+    """The frame table `version` reads of `claim` (t3 and t4: with plain quotes); read once
+    per claim and table (a Frame is frozen)."""
     rules_of(version)
     if version in ("t1", "t2"):
         return read_frame(claim)

@@ -418,8 +418,8 @@ def assert_more_carefully(test, name, version, before):
         turns = _case_turns(case)
         got = _decided(case["claim"], turns, version)
         with test.subTest(case["name"]):
-            was = _decided(case["claim"], turns, before)
-            if got[0] is not None and got != was:
+            was = _decided(case["claim"], turns, before) if got[0] is not None else got
+            if got != was:
                 allowed = {p.strip().lower() for p in
                            case["right"].replace(" or ", "/").split("/")}
                 if not (got[0] == "not shown" and was[0] == "shown" and "shown" not in allowed):
