@@ -6,7 +6,7 @@ and the Python API keep receipts here; the Stop hook builds its own records with
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple
 
-from ..server.request import SETTINGS
+from ..server.defaults import SETTINGS
 from ..store.jsonl import write_json_atomic
 from ..store.ledger import append_receipt
 from ..store.records import build_receipt

@@ -16,7 +16,6 @@ from typing import Callable, Optional
 from ..answers import LOW_CONFIDENCE, NOT_SHOWN, OK, CheckedAnswer
 from ..check.quote import CHECKS, CURRENT_CHECK, check_reply
 from ..check.render import DEFAULT_MAX_TURNS
-from ..server.request import build_body
 from .menu import CURRENT_MENU, MENUS
 from .vocabulary import vocabulary
 
@@ -72,6 +71,7 @@ class Reader:
     def bodies(self, claim, shown, model, extra=None, constrained=True, server=None,
                partner=None):
         """[(question name, request body)] for one model."""
+        from ..server.request import build_body  # only a question asked needs it (the hook)
         schema = self.schema(shown) if constrained else None
         return [("answer", build_body(self.messages(claim, shown, partner), schema, model,
                                       extra, server, self.logprobs))]

@@ -6,7 +6,6 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Dict, Optional, Tuple
 
-from ..server.request import build_body
 from .labelled import LabelledReader
 from .menu_words import decide_narrow, menu_messages, resolve_line
 
@@ -32,6 +31,7 @@ class NarrowReader(LabelledReader):
 
     def bodies(self, claim, shown, model, extra=None, constrained=True, server=None,
                partner=None):
+        from ..server.request import build_body  # only a question asked needs it (the hook)
         return [(q.name, build_body(menu_messages(q.instructions, claim, shown),
                                     q.schema(shown) if constrained else None, model, extra,
                                     server, self.logprobs))

@@ -10,3 +10,17 @@ ENV_MODEL_A = "RECEIPT_PAIR_MODEL_A"
 ENV_MODEL_B = "RECEIPT_PAIR_MODEL_B"
 DEFAULT_TIMEOUT = 300.0  # seconds for one model call, load included
 MAX_TIMEOUT = 86400.0  # a day: more (or infinity) is no deadline a clock can hold
+# Sent on every request. Lemonade applies per-family sampling defaults to any field a
+# request leaves out, so all the sampling fields are set, not only temperature.
+# cache_prompt is off: with it on, llama-server's replies drifted at temperature 0.
+SETTINGS = {
+    "temperature": 0,
+    "top_p": 1,
+    "top_k": 1,
+    "repeat_penalty": 1,
+    "presence_penalty": 0,
+    "frequency_penalty": 0,
+    "max_tokens": 400,
+    "seed": 42,
+    "cache_prompt": False,
+}

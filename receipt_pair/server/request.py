@@ -9,23 +9,10 @@ import json
 import re
 from typing import Any, Dict, Sequence, Tuple
 
+from .defaults import SETTINGS  # noqa: F401 (the settings every request is sent with)
 from .servers import OPTIONS_PREFIX
 from ..patterns import lazy
 
-# Sent on every request. Lemonade applies per-family sampling defaults to any field a
-# request leaves out, so all the sampling fields are set, not only temperature.
-# cache_prompt is off: with it on, llama-server's replies drifted at temperature 0.
-SETTINGS = {
-    "temperature": 0,
-    "top_p": 1,
-    "top_k": 1,
-    "repeat_penalty": 1,
-    "presence_penalty": 0,
-    "frequency_penalty": 0,
-    "max_tokens": 400,
-    "seed": 42,
-    "cache_prompt": False,
-}
 # Models that think unless told not to get the switch; every other model gets nothing extra.
 _THINKING_MODELS = lazy(r"gemma-?4", re.I)
 THINKING_OFF = {"chat_template_kwargs": {"enable_thinking": False}}
