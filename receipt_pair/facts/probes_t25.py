@@ -1,6 +1,6 @@
 """Table t25's probes: whose exit status a step's is under `set -e` or in brackets, a tool
-asked its version, a `.gitignore` edit, "builds clean", and the files a commit claim names,
-each beside the near log where the answer stands."""
+asked its version, "builds clean", and the files a commit claim names, each beside the
+near log where the answer stands."""
 
 from .probe_kit import T, TableProbe
 
@@ -59,7 +59,27 @@ T25_PROBES = (
                (T("cargo build --release", "    Finished `release` profile [optimized]", 0),
                 T("rustc +stable --version --verbose", "rustc 1.79.0 (129f3b996 2024-06-10)",
                   0)), "shown", "build.passed"),
-    TableProbe("t25: a .gitignore edited after the run leaves it fresh", "All tests pass.",
-               (T("pytest", "============ 5 passed in 0.31s ============", 0),
-                T("echo '.env' >> .gitignore", "", 0)), "shown", "tests.passed"),
+    TableProbe("t25: npx tsc -v asks the version and checks nothing", "Types check.",
+               (T("npx tsc -v", "Version 5.4.5", 0),), None, None),
+    TableProbe("t25: a cd after && that fails shares the status", "The build succeeded.",
+               (T("npm run build > build.log 2>&1 && cd dist",
+                  "bash: cd: dist: No such file or directory", 1),), None, None),
+    TableProbe("t25: a commit message naming the file is not the file",
+               "I committed `notes/ledger.md`.",
+               (T("git commit -am 'docs: link README to notes/ledger.md'",
+                  "[main 5c1d2e3] docs: link README to notes/ledger.md\n"
+                  " 1 file changed, 1 insertion(+)", 0),), None, None),
+    TableProbe("t25: git's own line of the commit names the file",
+               "I committed `notes/ledger.md`.",
+               (T("git commit -m 'Add the ledger'",
+                  "[main 5c1d2e3] Add the ledger\n 1 file changed, 3 insertions(+)\n"
+                  " create mode 100644 notes/ledger.md", 0),), "shown", "commit.made"),
+    TableProbe("t25: a set -e run only on a condition is not read", "The build succeeded.",
+               (T("[ -n \"$STRICT\" ] && set -e\ngo build ./... > build.log 2>&1\necho done",
+                  "done", 0),), "not shown", "build.not-a-run"),
+    TableProbe("t25: builds cleanly, a warning printed", "It builds cleanly.",
+               (T("cargo build", "warning: unused variable: `total`\n"
+                  "warning: `shop` (lib) generated 1 warning\n"
+                  "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 4.12s",
+                  0),), None, None),
 )

@@ -1,32 +1,32 @@
-"""Table t25's reading of a log: t24's, with whose exit status a step's is under `set -e`
-read step by step.
+"""Table t25's reading of a log: t24's, with whose exit status a step's is read again, `set
+-e` among it.
 
 Every earlier reading took a `set -e` anywhere in a command line for the whole line, so a
 step followed by `;` or a line break owned the line's status wherever the `set -e` stood.
-t25 reads what a shell does:
-- `set -e` (or `-o errexit`) counts only for the steps after it, until a `set +e`;
-- it ends the line at a failing step only where that step begins its list (not after `&&`
-  or `||`: `cd app && npx jest` that fails at `cd` runs no tests and goes on), ends its
-  list (not before `&&`), and stands outside any `if`, loop, `case`, `{ }`, `( )`, function
-  or `sh -c` string; a line with a `trap` is read as without `set -e` (a trap may end it
-  with any status);
-- such a step owns a failing status, or shares it with the commands after it, and what
-  those commands do (`git add . || true`) says nothing of it: the shell stopped at the
-  step if it failed, so a zero status means it passed.
-Where those conditions do not all hold, a step's share is read as if the line had no
-`set -e` (a `;` or line break after it masks it), and a step that closes brackets with more
-after them is masked (every earlier reading lost what followed the bracket: `(go build
-./...); echo ok` owned the line's status). Only a test run's, a build's, a lint
-run's and a type check's outcome is read again; an event whose share does not change is
-t24's.
-
-An edit of `.gitignore` or `.gitattributes` is no edit a run could use: it leaves the runs
-before it as fresh as a README's does.
+t25 reads it only where a shell surely stops at the failing step:
+- an unconditional `set -e` (`set -euo pipefail`, `set -o errexit`; not `[ ... ] && set
+  -e`, not `set --`) stands before the step, and no `set +e` between;
+- nothing before the step could turn it off or hide a failure unread: no compound command
+  (`if`, a loop, `case`, braces), function, brackets, `eval`, `source`, `trap`, `exec`,
+  `command`, `sh -c` string, ANSI-C quote or here-document with a backslash delimiter;
+- the step is a list of its own (not `cd app && npx jest`, whose `cd` may fail and go on,
+  nor `npx jest && echo ok`).
+Such a step owns a failing status, or shares it with any later command that may fail (a
+`cd`, a `test` or `[` may), and what those commands do (`git add . || true`) says nothing
+of it: the shell stopped at the step if it failed, so a zero status means it passed.
+Elsewhere a step's share is read as if the line had no `set -e` (a `;` or line break after
+it masks it), with two holes of every earlier reading closed: a `cd`, `test` or `[` after
+`&&` shares the status (`npm run build && cd dist` that fails failed at `cd`), and a step
+that closes brackets with more after them is masked (`(go build ./...); echo ok` owned
+the line's status). Only a test run's, a build's, a lint run's and a type check's outcome
+is read again; an event whose share does not change is t24's.
 
 And a step that only asks a tool its version or its usage (`rustc +stable --version`,
-`cargo build --help`) is no run of that tool: any other command.
+`cargo build --help`, `npx tsc -v`) is no run of that tool: any other command.
 """
 
+import itertools
+import re
 from dataclasses import dataclass, replace
 
 from . import reading_t24, shell
@@ -35,23 +35,32 @@ from .events import BUILD, COMMAND, FAILED, LINT, MASKED, PASSED, TESTS, TYPECHE
 from .text import command_text
 
 _FAMILIES = (TESTS, BUILD, LINT, TYPECHECK)
-_OPENS = frozenset(("if", "while", "until", "for", "case", "select", "{", "function"))
+_OPENS = frozenset(("if", "while", "until", "for", "{"))
+_KEYWORDS = frozenset(("if", "then", "else", "elif", "fi", "do", "done", "while", "until",
+                       "for", "{", "}", "!"))
 _CLOSES = frozenset(("fi", "done", "esac", "}"))
-_ERREXIT_ON = frozenset(("-o errexit",))
+_ERREXIT_ON = frozenset(("-o errexit", "-o errexit -o nounset", "-o nounset -o errexit",
+                         "-o errexit -o pipefail", "-o pipefail -o errexit"))
+_OPTION_NAMES = frozenset(("pipefail", "errexit", "nounset", "xtrace"))
+# First words before a step that could turn `set -e` off, or hide a failure, unread.
+_HIDES = frozenset(("eval", "source", ".", "trap", "exec", "command", "builtin", "function",
+                    "!"))
+_BRACKET = lazy(r"(?<!\$)\(")  # a subshell, a function, arithmetic: not `$(...)`
+_QUOTED = lazy(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+_COMMENT = lazy(r"(?m)(?:^|(?<=\s))#.*$")
+_CANNOT_FAIL = frozenset(("true", ":", "export", "set", "unset", "alias", "sleep", "shopt",
+                          "umask", "echo", "printf"))
 _ASKS = frozenset(("--version", "--help"))
-_NOT_USED = lazy(r"(?:^|/)\.git(?:ignore|attributes)$")
+# Tools whose lone -v, -V or -h asks the version or the usage (a test runner's -v is verbose).
+_ASKED = frozenset(("tsc", "eslint", "make", "prettier", "ruff", "mypy", "cargo", "npm",
+                    "yarn", "pnpm", "node", "gradle", "mvn", "dotnet", "gcc", "clang",
+                    "rustc", "cmake", "ninja", "webpack", "vite", "next", "biome", "pyright",
+                    "flake8", "pylint", "black", "golangci-lint", "javac", "swift"))
 
 
 @dataclass
 class LogT25(reading_t24.LogT24):
     """A Log read by table t25."""
-
-    @staticmethod
-    def matters(path):
-        """True if an edit of `path` can change what a run shows (t6's reading, and not git's
-        own files)."""
-        return reading_t24.LogT24.matters(path) and not _NOT_USED.search(
-            path.strip().strip("'\""))
 
 
 LOG = LogT25  # the class of the logs this module reads (table.py)
@@ -63,11 +72,9 @@ def read_events(turns):
     lines = {}
     events = []
     for event in log.events:
-        if event.family in _FAMILIES and _ASKS & set(event.command.split()):
-            event = replace(event, family=COMMAND)
-        command = log.commands[event.turn] or ""
-        if event.family in _FAMILIES and event.command and ("set" in command or
-                                                            ")" in command):
+        if event.family in _FAMILIES and _asks(event.command):
+            event = replace(event, family=COMMAND, key=event.key + " (asked)")
+        if event.family in _FAMILIES and event.command:
             text = command_text(turns[event.turn].cmd)
             line = lines.setdefault(event.turn, shell.parse(text))
             event = _read_again(event, line, turns[event.turn].finished)
@@ -76,12 +83,28 @@ def read_events(turns):
     return log
 
 
+def _asks(command):
+    """True if a step only asks its tool the version or the usage: `--version` or `--help`
+    anywhere, or a lone `-v`, `-V`, `-h` after a tool that reads it so (`npx tsc -v`)."""
+    words = command.split()
+    return bool(_ASKS & set(words)) or (
+        len(words) >= 2 and words[-1] in ("-v", "-V", "-h") and
+        words[-2].rsplit("/", 1)[-1] in _ASKED)
+
+
 def _read_again(event, line, finished):
     """The event with its step's share of the status read as t25 reads it."""
     steps = [s for s in line.steps if " ".join(s.words)[:300] == event.command]
-    if len(steps) != 1 or not finished or event.status_is not in ("own", "shared", "masked"):
+    if not steps or not finished or event.status_is not in ("own", "shared", "masked"):
         return event
-    share = status_of(line, steps[0])
+    if "PIPESTATUS" in line.text:
+        return event  # `exit ${PIPESTATUS[0]}`: the share t2's guard reads
+    shares = {status_of(line, s) for s in steps}  # the same words twice: the least sure
+    share = "masked" if "masked" in shares else shares.pop() if len(shares) == 1 else \
+        event.status_is
+    if share != "masked" and any(line.status_of(s) != event.status_is for s in steps):
+        return event  # a share an earlier table's guard read (a trap) stands, unless t25
+        # takes it away
     if share == event.status_is:
         return event
     status = event.status
@@ -103,47 +126,84 @@ def _read_again(event, line, finished):
 def status_of(line, step):
     """The step's share of the line's recorded status ("own", "shared", "masked",
     "background"), `set -e` read for the steps after it."""
-    plain = replace(line, errexit=False)
-    if not _stops_at(line, step):
-        if step.after == ")" and step is not line.steps[-1]:
-            return "masked"  # what follows the brackets is not read: `(pytest); echo done`
-        return plain.status_of(step)
     steps = line.steps
     index = steps.index(step)
-    shared = False
-    for joined, later in zip((s.after for s in steps[index:]), steps[index + 1:]):
-        if joined in ("&&", "||", "|", "|&", "&", "(", ")", ";;"):
-            return plain.status_of(step)  # its list goes on: read as without set -e
-        if joined in (";", "\n"):
-            shared = any(not s.prepares and not s.echoes and s.words
-                         for s in steps[steps.index(later):])
-            break
+    if step.after == "&":
+        return "background"
+    end = index  # a pipeline's status is its last step's, unless pipefail
+    while end + 1 < len(steps) and steps[end].after in ("|", "|&"):
+        end += 1
+    if end != index and not line.pipefail:
+        return "masked"
+    if step.after == ")" and end + 1 < len(steps):
+        return "masked"  # what follows the brackets is not read: `(pytest); echo done`
+    later = steps[end + 1:]
+    if _stops_at(line, step):
+        return "shared" if any(_may_fail(s) for s in later) else "own"
+    shared = any(not s.prepares and s.after == "&&" for s in steps[:index])
+    for joined, after in zip((s.after for s in steps[end:]), later):
+        if joined == "||":
+            return "masked"  # what runs when it fails decides the status
+        if joined in (";", "\n", "&"):
+            if after.program == "exit" and after.args[:1] in ([], ["$?"]):
+                continue
+            return "masked"  # the last command's status is the line's
+        if _may_fail(after):
+            shared = True
     return "shared" if shared else "own"
 
 
+def _may_fail(step):
+    """True if a step may end with a failing status of its own: anything but an echo or a
+    word that cannot fail (`cd`, `test`, `[` can)."""
+    first = (step.text.split() or [""])[0]
+    return bool(step.words) and not step.echoes and first not in _CANNOT_FAIL
+
+
+def _bare(line):
+    """The line's text without its here-document bodies, quoted strings and comments."""
+    text = line.text
+    for body in {s.heredoc for s in line.steps if s.heredoc}:
+        text = text.replace(body, "")
+    return _COMMENT.sub("", _QUOTED.sub("", text))
+
+
 def _stops_at(line, step):
-    """True if a `set -e` before `step` ends the line when `step` fails: the step begins
-    its list, stands outside every compound command, and no `trap` or `set +e` is in the
-    way."""
+    """True if an unconditional `set -e` before `step` ends the line when `step` fails:
+    nothing before the step could turn it off or hide the failure (no function, brackets,
+    `case`, `eval`, `source`, `trap`, `exec`, `command`, `sh -c` string, ANSI-C quote,
+    here-document with a backslash delimiter, nor a `set` inside a compound command; an
+    `if` or a loop closed before the step may stand), the `set -e` and the step each stand
+    as a list of their own outside any compound command, and no `set +e` comes between."""
+    if "$'" in line.text or "<<\\" in line.text or _BRACKET.search(_bare(line)):
+        return False  # quotes, bodies and brackets the splitter may not read as a shell does
     on = False
     depth = 0
     for current in line.steps:
-        first = (current.text.split() or [""])[0]
-        if current.inner or first == "trap" or first.endswith("()") or current.before == "(":
-            return False
-        if first in _OPENS:
-            depth += 1
+        words = current.text.split() or [""]
+        leading = list(itertools.takewhile(lambda w: w in _KEYWORDS, words))
+        first = words[len(leading)] if len(leading) < len(words) else ""
         if current is step:
-            return on and depth == 0 and first != "!" and current.before in ("", ";", "\n") and \
-                current.after != "&"
-        if first in _CLOSES:
-            depth -= 1
-        if first == "set" and depth == 0:
-            options = current.text.split()[1:]
-            if any(o.startswith("-") and "e" in o[1:] and not o.startswith("--")
-                   for o in options) or " ".join(options[:2]) in _ERREXIT_ON:
+            return on and depth == 0 and not leading and first not in _HIDES and \
+                current.before in ("", ";", "\n") and current.after in ("", ";", "\n")
+        if current.inner or first in _HIDES or first in ("case", "select", "function") or \
+                first.endswith("()") or "(" in (current.before, current.after) or \
+                ")" in (current.before, current.after):
+            return False
+        depth += sum(w in _OPENS for w in leading) - sum(w in _CLOSES for w in leading)
+        if depth < 0:
+            return False
+        if first == "set":
+            options = words[len(leading) + 1:]
+            if depth:
+                return False  # a `set` inside a compound command: not read
+            if any(o.startswith("+") or o == "--" for o in options):
+                on = False  # `set +e`, `set +o errexit`, `set --` (and what follows)
+            elif options and not leading and current.before in ("", ";", "\n") and \
+                    current.after in (";", "\n") and (
+                        " ".join(options) in _ERREXIT_ON or all(
+                            re.fullmatch(r"-[a-z]+", o) or o == "-o" or o in _OPTION_NAMES
+                            for o in options) and any(
+                            re.fullmatch(r"-[a-z]*e[a-z]*", o) for o in options)):
                 on = True
-            if any(o.startswith("+") and "e" in o[1:] for o in options) or \
-                    " ".join(options[:2]) == "+o errexit":
-                on = False
     return False

@@ -933,7 +933,7 @@ class TableT25(_LaterTable, unittest.TestCase):
     """Table t25: `set -e` read for the steps after it, "builds clean" a build claim, the
     files a commit claim names, probed both ways in facts/probes_t25.py."""
 
-    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t25", "t24", "probes_t24", 10
+    PROBES, BEFORE, BEFORE_PROBES, CHANGED = "probes_t25", "t24", "probes_t24", 14
 
     def test_it_answers_every_attack_case_as_t17_or_more_carefully(self):
         for name in _ATTACKS_TO_T16:
@@ -947,6 +947,13 @@ class TableT25(_LaterTable, unittest.TestCase):
         self.assert_attacks_answered("attack-t22.json", "t25", "t22", 40, 12, recorded_as="t23")
         self.assert_attacks_answered("attack-t20.json", "t25", "t20", 40, 1, recorded_as="t21")
 
+    def test_its_attack_pass(self):
+        # tests/data/facts/attack-t25.json: 40 cases on t25 before its amendment (29 wrong
+        # then); the amended t25 answers each as recorded, the six costs open (M01-M05,
+        # N04), each a `not shown` where a reading gives up.
+        self.assert_attack_file("attack-t25.json", "t25", 40, 6, lambda case, turns, got,
+                                allowed: got[0] in ("not shown", None))
+
     def test_set_e_counts_for_the_steps_after_it(self):
         from receipt_pair.facts import shell
         from receipt_pair.facts.reading_t25 import status_of
@@ -955,6 +962,16 @@ class TableT25(_LaterTable, unittest.TestCase):
             line = shell.parse(command)
             return status_of(line, next(s for s in line.steps if s.program == program))
         self.assertEqual(share("set -e\npytest\ngit add . || true", "pytest"), "shared")
+        self.assertEqual(share("set -e\npytest\necho done", "pytest"), "own")
+        self.assertEqual(share("set -e\npytest\ncd dist", "pytest"), "shared")
+        self.assertEqual(share("[ -n \"$CI\" ] && set -e\npytest\necho done", "pytest"),
+                         "masked")
+        self.assertEqual(share("set -- -e\npytest\necho done", "pytest"), "masked")
+        self.assertEqual(share("set -e\nf() { set +e; }\nf\npytest\necho done", "pytest"),
+                         "masked")
+        self.assertEqual(share("set -e\nif [ -n x ]; then\n  set +e\nfi\npytest\necho done",
+                               "pytest"), "masked")
+        self.assertEqual(share("pytest && cd dist", "pytest"), "shared")
         self.assertEqual(share("set -euo pipefail\npytest", "pytest"), "own")
         self.assertEqual(share("set -o errexit; pytest; echo done", "pytest"), "own")
         self.assertEqual(share("pytest\nset -e\necho done", "pytest"), "masked")
