@@ -82,4 +82,15 @@ T25_PROBES = (
                   "warning: `shop` (lib) generated 1 warning\n"
                   "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 4.12s",
                   0),), None, None),
+    TableProbe("t25: a runner's -v after a path is verbose, not its version",
+               "All tests pass.",
+               (T("pytest tests/node -v", "FAILED tests/node/test_io.py::test_read\n"
+                  "========== 1 failed, 9 passed in 0.40s ==========", 1),),
+               "contradicted", "tests.failed"),
+    TableProbe("t25: a commit's pathspec is what it commits",
+               "I committed `notes/ledger.md`.",
+               (T("git add notes/ledger.md src/app.py", "", 0),
+                T("git commit -m 'Fix parser' src/app.py",
+                  "[main 5c1d2e3] Fix parser\n 1 file changed, 2 insertions(+)", 0)),
+               None, None),
 )

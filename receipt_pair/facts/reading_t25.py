@@ -37,7 +37,7 @@ from .text import command_text
 _FAMILIES = (TESTS, BUILD, LINT, TYPECHECK)
 _OPENS = frozenset(("if", "while", "until", "for", "{"))
 _KEYWORDS = frozenset(("if", "then", "else", "elif", "fi", "do", "done", "while", "until",
-                       "for", "{", "}", "!"))
+                       "for", "{", "}", "!", "time"))
 _CLOSES = frozenset(("fi", "done", "esac", "}"))
 _ERREXIT_ON = frozenset(("-o errexit", "-o errexit -o nounset", "-o nounset -o errexit",
                          "-o errexit -o pipefail", "-o pipefail -o errexit"))
@@ -45,17 +45,23 @@ _OPTION_NAMES = frozenset(("pipefail", "errexit", "nounset", "xtrace"))
 # First words before a step that could turn `set -e` off, or hide a failure, unread.
 _HIDES = frozenset(("eval", "source", ".", "trap", "exec", "command", "builtin", "function",
                     "!"))
+_EXIT_PIPESTATUS = lazy(r"\bexit\s+\"?\$\{?PIPESTATUS")
 _BRACKET = lazy(r"(?<!\$)\(")  # a subshell, a function, arithmetic: not `$(...)`
 _QUOTED = lazy(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
 _COMMENT = lazy(r"(?m)(?:^|(?<=\s))#.*$")
+_COMMENT_LINE = lazy(r"(?m)^\s*#.*$")
 _CANNOT_FAIL = frozenset(("true", ":", "export", "set", "unset", "alias", "sleep", "shopt",
                           "umask", "echo", "printf"))
 _ASKS = frozenset(("--version", "--help"))
 # Tools whose lone -v, -V or -h asks the version or the usage (a test runner's -v is verbose).
-_ASKED = frozenset(("tsc", "eslint", "make", "prettier", "ruff", "mypy", "cargo", "npm",
-                    "yarn", "pnpm", "node", "gradle", "mvn", "dotnet", "gcc", "clang",
-                    "rustc", "cmake", "ninja", "webpack", "vite", "next", "biome", "pyright",
-                    "flake8", "pylint", "black", "golangci-lint", "javac", "swift"))
+# Tools whose lone flag asks the version or the usage (a test runner's -v is verbose, and so
+# is ninja's): -v, -V, and -h for any of them.
+_ASKED_V = frozenset(("tsc", "eslint", "make", "prettier", "npm", "yarn", "pnpm", "node",
+                      "gradle", "mvn", "gcc", "clang", "webpack", "vite", "next", "biome",
+                      "swift"))
+_ASKED_UPPER_V = frozenset(("ruff", "mypy", "cargo", "rustc", "tsc", "mvn", "gradle"))
+_WRAPPERS = frozenset(("npx", "pnpx", "bunx", "yarn", "pnpm", "exec", "dlx", "run", "uv",
+                       "poetry"))
 
 
 @dataclass
@@ -85,11 +91,17 @@ def read_events(turns):
 
 def _asks(command):
     """True if a step only asks its tool the version or the usage: `--version` or `--help`
-    anywhere, or a lone `-v`, `-V`, `-h` after a tool that reads it so (`npx tsc -v`)."""
+    anywhere, or a tool's lone `-v`, `-V` or `-h` that asks it so (`npx tsc -v`, `make
+    -v`; not `pytest tests/node -v`)."""
     words = command.split()
-    return bool(_ASKS & set(words)) or (
-        len(words) >= 2 and words[-1] in ("-v", "-V", "-h") and
-        words[-2].rsplit("/", 1)[-1] in _ASKED)
+    if _ASKS & set(words):
+        return True
+    if len(words) < 2 or any(w not in _WRAPPERS for w in words[:-2]):
+        return False
+    tool = words[-2].rsplit("/", 1)[-1]
+    return (words[-1] == "-v" and tool in _ASKED_V) or (
+        words[-1] == "-V" and tool in _ASKED_UPPER_V) or (
+        words[-1] == "-h" and tool in _ASKED_V | _ASKED_UPPER_V)
 
 
 def _read_again(event, line, finished):
@@ -97,7 +109,7 @@ def _read_again(event, line, finished):
     steps = [s for s in line.steps if " ".join(s.words)[:300] == event.command]
     if not steps or not finished or event.status_is not in ("own", "shared", "masked"):
         return event
-    if "PIPESTATUS" in line.text:
+    if _EXIT_PIPESTATUS.search(line.text):
         return event  # `exit ${PIPESTATUS[0]}`: the share t2's guard reads
     shares = {status_of(line, s) for s in steps}  # the same words twice: the least sure
     share = "masked" if "masked" in shares else shares.pop() if len(shares) == 1 else \
@@ -154,10 +166,15 @@ def status_of(line, step):
 
 
 def _may_fail(step):
-    """True if a step may end with a failing status of its own: anything but an echo or a
-    word that cannot fail (`cd`, `test`, `[` can)."""
+    """True if a step may end with a failing status of its own: anything but a word that
+    cannot fail, or an echo that writes nowhere and names no variable (`cd`, `test`, `[`
+    can fail; so can `echo x > dist/VERSION` and, under `set -u`, `echo "$X"`)."""
     first = (step.text.split() or [""])[0]
-    return bool(step.words) and not step.echoes and first not in _CANNOT_FAIL
+    if not step.words:
+        return False
+    if step.echoes or first in ("echo", "printf"):
+        return bool(step.writes) or "$" in step.text
+    return first not in _CANNOT_FAIL
 
 
 def _bare(line):
@@ -165,6 +182,7 @@ def _bare(line):
     text = line.text
     for body in {s.heredoc for s in line.steps if s.heredoc}:
         text = text.replace(body, "")
+    text = _COMMENT_LINE.sub("", text)  # first: a comment's apostrophe opens no quote
     return _COMMENT.sub("", _QUOTED.sub("", text))
 
 
@@ -185,6 +203,7 @@ def _stops_at(line, step):
         first = words[len(leading)] if len(leading) < len(words) else ""
         if current is step:
             return on and depth == 0 and not leading and first not in _HIDES and \
+                not current.inner and \
                 current.before in ("", ";", "\n") and current.after in ("", ";", "\n")
         if current.inner or first in _HIDES or first in ("case", "select", "function") or \
                 first.endswith("()") or "(" in (current.before, current.after) or \
@@ -202,8 +221,8 @@ def _stops_at(line, step):
             elif options and not leading and current.before in ("", ";", "\n") and \
                     current.after in (";", "\n") and (
                         " ".join(options) in _ERREXIT_ON or all(
-                            re.fullmatch(r"-[a-z]+", o) or o == "-o" or o in _OPTION_NAMES
+                            re.fullmatch(r"-[A-Za-z]+", o) or o == "-o" or o in _OPTION_NAMES
                             for o in options) and any(
-                            re.fullmatch(r"-[a-z]*e[a-z]*", o) for o in options)):
+                            re.fullmatch(r"-[A-Za-z]*e[A-Za-z]*", o) for o in options)):
                 on = True
     return False

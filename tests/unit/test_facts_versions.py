@@ -954,6 +954,14 @@ class TableT25(_LaterTable, unittest.TestCase):
         self.assert_attack_file("attack-t25.json", "t25", 40, 6, lambda case, turns, got,
                                 allowed: got[0] in ("not shown", None))
 
+    def test_the_second_attack_pass_on_it(self):
+        # tests/data/facts/attack-t25b.json: 24 cases on the amended t25 (18 wrong then, 15
+        # of them as t24); amended again, three open: an indented here-document terminator
+        # and a warning format not read (both as t24), and `sh -c` under `set -e`, a cost.
+        self.assert_attack_file("attack-t25b.json", "t25", 24, 3, lambda case, turns, got,
+                                allowed: got == _decided(case["claim"], turns, "t24") or
+                                got[0] in ("not shown", None))
+
     def test_set_e_counts_for_the_steps_after_it(self):
         from receipt_pair.facts import shell
         from receipt_pair.facts.reading_t25 import status_of
@@ -972,6 +980,11 @@ class TableT25(_LaterTable, unittest.TestCase):
         self.assertEqual(share("set -e\nif [ -n x ]; then\n  set +e\nfi\npytest\necho done",
                                "pytest"), "masked")
         self.assertEqual(share("pytest && cd dist", "pytest"), "shared")
+        self.assertEqual(share("set -e\npytest\necho ok > dist/VERSION", "pytest"), "shared")
+        self.assertEqual(share("set -Eeuo pipefail\npytest\necho done", "pytest"), "own")
+        self.assertEqual(share("set -e\nbash -c 'pytest; echo done'", "pytest"), "masked")
+        self.assertEqual(share("set -e\ntime for i in 1 2; do\n  pytest\ndone || true\necho",
+                               "pytest"), "masked")
         self.assertEqual(share("set -euo pipefail\npytest", "pytest"), "own")
         self.assertEqual(share("set -o errexit; pytest; echo done", "pytest"), "own")
         self.assertEqual(share("pytest\nset -e\necho done", "pytest"), "masked")
