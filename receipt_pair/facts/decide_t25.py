@@ -10,8 +10,9 @@ was sealed, taking answers away only:
   a path: "I committed `notes/ledger.md`" is not shown by a commit of some file the log
   does not name, nor by a commit message naming it, nor by `webapp.py`, `tests/ledger.md`
   or a root `ledger.md`;
-- "builds cleanly" (and a lint or type check "cleanly") is not shown by a run that printed
-  a warning, as "clean" was not.
+- "builds cleanly" (and a lint or type check "cleanly", "clean" or "without warnings") is
+  not shown by a run that printed a warning, as "clean" was not, Create React App's and
+  webpack's "Compiled with warnings" and clang's "N warnings generated." read as warnings.
 """
 
 import re
@@ -26,7 +27,10 @@ VERSION = "t25"
 _CLEAN_BUILD = lazy(r"\b(?:builds?|compiles?)\s+clean\s*(?:[.,;:!)\u2014-]|$)", re.I)
 _OTHER_STATS = lazy(r"\bgit\s+(?:diff|log|show)\b[^\n;&|]*--(?:stat|numstat|summary)")
 _NEGATED = lazy(r"\b(?:no\s+longer|not|never|nor|no)\b|n't\b", re.I)
-_CLEANLY = lazy(r"\bcleanly\b", re.I)
+_CLEANLY = lazy(r"\bclean(?:ly)?\b|\b(?:without|no|zero)\s+(?:\w+\s+)?warnings?\b", re.I)
+# A build's own word that it warned, in the forms the earlier tables' warning lines miss.
+_WARNED = lazy(r"^\s*Compiled with warnings\b|^\s*\S+ compiled with \d+ warnings?\b|"
+               r"\bwarnings? generated\.?\s*$", re.I)
 _CHECKS = ("build.passed", "lint.passed", "typecheck.passed")
 _GIT_FILE_LINE = lazy(r"^\s*(?:(?:create|delete) mode \d+ |rename |copy )?(\S+)\s*(?:\||$)")
 
@@ -50,8 +54,9 @@ def decide(claim, turns, log, frame):
                                                                     decision.turn):
         return None
     if decision is not None and decision.answer == SHOWN and decision.rule in _CHECKS and \
-            _CLEANLY.search(claim) and decision.event is not None and \
-            decide_runs._warnings(log, decision.event):
+            _CLEANLY.search(claim) and decision.event is not None and (
+                decide_runs._warnings(log, decision.event) or any(
+                    _WARNED.search(line) for line in log.lines[decision.event.turn])):
         return None  # "builds cleanly" with a warning printed: as "clean" was read
     return decision
 

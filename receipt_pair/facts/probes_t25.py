@@ -93,4 +93,8 @@ T25_PROBES = (
                 T("git commit -m 'Fix parser' src/app.py",
                   "[main 5c1d2e3] Fix parser\n 1 file changed, 2 insertions(+)", 0)),
                None, None),
+    TableProbe("t25: compiled with warnings is no clean build", "It builds cleanly.",
+               (T("npm run build", "> react-scripts build\n\nCreating an optimized production "
+                  "build...\nCompiled with warnings.\n\n[eslint]\nsrc/App.js\n  Line 4:8:  "
+                  "'logo' is defined but never used  no-unused-vars", 0),), None, None),
 )
