@@ -97,7 +97,7 @@ def _added(log, turns, turn, commit):
             if step.program == "git" and step.args[:1] == ("add",) and not (
                     {"-n", "--dry-run"} & set(step.args)) and (
                     (index == turn and step.after == "&&") or
-                    (index != turn and not turns[index].exit_status)):
+                    (index != turn and turns is not None and not turns[index].exit_status)):
                 added.extend(a for a in step.args[1:] if not a.startswith("-"))
     return added
 

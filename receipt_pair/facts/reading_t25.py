@@ -75,14 +75,12 @@ LOG = LogT25  # the class of the logs this module reads (table.py)
 def read_events(turns):
     """The LogT25 of `turns` (Turns, oldest first)."""
     log = reading_t24.read_events(turns, LogT25)
-    lines = {}
     events = []
     for event in log.events:
         if event.family in _FAMILIES and _asks(event.command):
             event = replace(event, family=COMMAND, key=event.key + " (asked)")
-        if event.family in _FAMILIES and event.command:
-            text = command_text(turns[event.turn].cmd)
-            line = lines.setdefault(event.turn, shell.parse(text))
+        if event.family in _FAMILIES and event.command:  # (shell.parse reads a text once)
+            line = shell.parse(command_text(turns[event.turn].cmd))
             event = _read_again(event, line, turns[event.turn].finished)
         events.append(event)
     log.events = events
@@ -142,9 +140,7 @@ def status_of(line, step):
     index = steps.index(step)
     if step.after == "&":
         return "background"
-    end = index  # a pipeline's status is its last step's, unless pipefail
-    while end + 1 < len(steps) and steps[end].after in ("|", "|&"):
-        end += 1
+    end = line.pipeline_end(index)
     if end != index and not line.pipefail:
         return "masked"
     if step.after == ")" and end + 1 < len(steps):

@@ -98,6 +98,14 @@ class CommandLine:
         runs = self.runs
         return bool(runs) and all(s.echoes for s in runs)
 
+    def pipeline_end(self, index):
+        """The index of the last step of the pipeline the step at `index` begins or is in:
+        a pipeline's status is its last step's, unless pipefail."""
+        end = index
+        while end + 1 < len(self.steps) and self.steps[end].after in ("|", "|&"):
+            end += 1
+        return end
+
     def status_of(self, step):
         """Whose is the recorded exit status, for `step`: "own" (a failing status is the
         step's, and a zero status means it passed), "shared" (zero means it passed; a
@@ -106,9 +114,7 @@ class CommandLine:
         index = self.steps.index(step)
         if step.after == "&":
             return "background"
-        end = index  # a pipeline's status is its last step's, unless pipefail
-        while end + 1 < len(self.steps) and self.steps[end].after in ("|", "|&"):
-            end += 1
+        end = self.pipeline_end(index)
         if end != index and not self.pipefail:
             return "masked"
         shared = any(not s.prepares and s.after == "&&" for s in self.steps[:index])

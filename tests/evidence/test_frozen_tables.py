@@ -56,37 +56,8 @@ class FrozenTablesAnswerEarlierAttacks(unittest.TestCase):
             with self.subTest(name):
                 assert_more_carefully(self, name, "t17", "t16")
 
-    def test_t18_answers_every_attack_case_as_t17_or_more_carefully(self):
-        for name in _ATTACKS_TO_T16:
-            with self.subTest(name):
-                assert_more_carefully(self, name, "t18", "t17")
-
-    def test_t19_answers_every_attack_case_as_t17_or_more_carefully(self):
-        for name in _ATTACKS_TO_T16:
-            with self.subTest(name):
-                assert_more_carefully(self, name, "t19", "t17")
-
-    def test_t20_answers_every_attack_case_as_t17_or_more_carefully(self):
-        for name in _ATTACKS_TO_T16:
-            with self.subTest(name):
-                assert_more_carefully(self, name, "t20", "t17")
-
-    def test_t21_answers_every_attack_case_as_t17_or_more_carefully(self):
-        for name in _ATTACKS_TO_T16:
-            with self.subTest(name):
-                assert_more_carefully(self, name, "t21", "t17")
-
-    def test_t22_answers_every_attack_case_as_t17_or_more_carefully(self):
-        for name in _ATTACKS_TO_T16:
-            with self.subTest(name):
-                assert_more_carefully(self, name, "t22", "t17")
-
-    def test_t23_answers_every_attack_case_as_t17_or_more_carefully(self):
-        for name in _ATTACKS_TO_T16:
-            with self.subTest(name):
-                assert_more_carefully(self, name, "t23", "t17")
-
-    def test_t24_answers_every_attack_case_as_t17_or_more_carefully(self):
-        for name in _ATTACKS_TO_T16:
-            with self.subTest(name):
-                assert_more_carefully(self, name, "t24", "t17")
+    def test_t18_to_t24_answer_every_attack_case_as_t17_or_more_carefully(self):
+        for version in ("t18", "t19", "t20", "t21", "t22", "t23", "t24"):
+            for name in _ATTACKS_TO_T16:
+                with self.subTest(f"{version}: {name}"):
+                    assert_more_carefully(self, name, version, "t17")
